@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libdiskalias - persistent, administrator-chosen names for block devices.
+ *
+ * Conventions, for every function below:
+ * - Functions returning int return >= 0 on success and a negative errno on
+ *   failure. Constructors return the object through a ret_ out-parameter,
+ *   which is set only on success.
+ * - The library never prints and never exits. Where a failure has detail a
+ *   user should see (a table's file and line, an unknown name), it is added
+ *   to a struct da_diag the caller passes (which may be NULL).
+ * - Objects are reference counted (ref/unref) or owned by their container as
+ *   stated; every unref/free function accepts NULL.
+ * - Strings returned as "const char *" belong to the object they came from
+ *   and live as long as it does. Strings returned as "char *" are the
+ *   caller's to free().
+ */
+#ifndef DISKALIAS_H
+#define DISKALIAS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* -------------------------------------------------------------------------
+ * Diagnostics
+ */
+
+/* One problem: where (file and line, either may be absent) and what. */
+struct da_problem {
+	char *file;		/* NULL when not about a file */
+	unsigned int line;	/* 0 when not about a line */
+	bool warning;		/* true: worth saying, not a failure */
+	char *msg;
+};
+
+/* A list of problems, filled by the library, owned and cleared by the caller. */
+struct da_diag {
+	struct da_problem *v;
+	size_t n;
+};
+
+/* Free every problem in @diag and leave it empty; NULL is accepted. */
+void da_diag_clear(struct da_diag *diag);
+/* Add a problem (file and line may be NULL/0). Returns 0 or -ENOMEM; @diag may be NULL. */
+int da_diag_add(struct da_diag *diag, const char *file, unsigned int line, bool warning,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Number of problems that are not warnings. */
+size_t da_diag_errors(const struct da_diag *diag);
+
+/* -------------------------------------------------------------------------
+ * Context: the root under which sys/, proc/, dev/, run/ and etc/ are read.
+ */
+struct da_ctx;
+
+/*
+ * Create a context reading the machine under @root ("/" or NULL for this
+ * machine, or a recorded sysroot directory). Returns -ENOENT/-ENOTDIR when
+ * @root is not a readable directory.
+ */
+int da_ctx_new(const char *root, struct da_ctx **ret_ctx);
+struct da_ctx *da_ctx_ref(struct da_ctx *ctx);
+struct da_ctx *da_ctx_unref(struct da_ctx *ctx);
+/* The root as given, without a trailing slash ("" for "/"). */
+const char *da_ctx_get_root(const struct da_ctx *ctx);
+/* The default table of this root: ROOT/etc/diskalias.conf. Caller frees. */
+char *da_ctx_default_table(const struct da_ctx *ctx);
+/* The device node of kernel name @kname as the machine names it ("/dev/sdc"). Caller frees. */
+char *da_devnode(const char *kname);
+
+/* -------------------------------------------------------------------------
+ * Alias names (SPEC section 2)
+ */
+
+/*
+ * Check @name against the alias name rules. Returns 0 or -EINVAL and, when
+ * @ret_reason is not NULL, a static English reason.
+ */
+int da_name_check(const char *name, const char **ret_reason);
+/* True when @name looks like a kernel block device name (sdc, nvme0n1p2, 8:32, ...). */
+bool da_name_is_kernel_like(const char *name);
+/* The name of partition @partno of @alias (bay07 -> bay07p1, dblog -> dblog1). Caller frees. */
+char *da_partition_name(const char *alias, unsigned int partno);
+/*
+ * Split a partition name into its base and number following the kernel rule
+ * (bay07p1 -> bay07, 1; dblog1 -> dblog, 1). Returns 0, or -EINVAL when @name
+ * has no partition suffix. *ret_base (caller frees) and *ret_partno are set on success.
+ */
+int da_partition_split(const char *name, char **ret_base, unsigned int *ret_partno);
+
+/* -------------------------------------------------------------------------
+ * Identities: what an alias is bound to.
+ */
+enum da_id_kind {
+	DA_ID_WWN,
+	DA_ID_SERIAL,
+	DA_ID_ID,	/* a /dev/disk/by-id/ link name */
+	DA_ID_PATH,	/* a /dev/disk/by-path/ link name: follows the slot */
+	DA_ID_UUID,
+	DA_ID_LABEL,
+	DA_ID_PARTUUID,
+	DA_ID_PARTLABEL,
+	_DA_ID_MAX,
+	DA_ID_INVALID = -1,
+};
+
+/* "wwn", "serial", ...; NULL for an invalid kind. */
+const char *da_id_kind_name(enum da_id_kind kind);
+/* The kind named @name (exactly, lower case), or DA_ID_INVALID. */
+enum da_id_kind da_id_kind_from_name(const char *name);
+/*
+ * Parse "kind:value". Returns 0 and sets *ret_kind and *ret_value (a pointer
+ * into @s), -EINVAL when the kind is unknown or the value empty.
+ */
+int da_identity_parse(const char *s, enum da_id_kind *ret_kind, const char **ret_value);
+/* True when two values of @kind name the same thing (WWN forms, case of hex digits). */
+bool da_id_value_equal(enum da_id_kind kind, const char *a, const char *b);
+
+/* -------------------------------------------------------------------------
+ * The alias table (SPEC section 3)
+ */
+struct da_table;
+struct da_alias;
+
+/*
+ * Read the table at @path. A missing file is an empty table. Every syntax
+ * error, invalid name and collision is added to @diag with file and line;
+ * then -EINVAL is returned and no table. Returns -EPERM when running as root
+ * and the file is not owned by root or is writable by group or others.
+ */
+int da_table_load(const char *path, struct da_diag *diag, struct da_table **ret_table);
+/* As da_table_load() on @len bytes of @buf; @path names them in problems. */
+int da_table_parse(const char *path, const char *buf, size_t len, struct da_diag *diag,
+		   struct da_table **ret_table);
+void da_table_free(struct da_table *table);
+
+size_t da_table_count(const struct da_table *table);
+/* The @i-th alias statement in table order, or NULL. Owned by the table. */
+const struct da_alias *da_table_get(const struct da_table *table, size_t i);
+/* The alias named @name (case does not matter), or NULL. */
+const struct da_alias *da_table_find(const struct da_table *table, const char *name);
+const char *da_table_path(const struct da_table *table);
+
+const char *da_alias_name(const struct da_alias *alias);
+enum da_id_kind da_alias_kind(const struct da_alias *alias);
+const char *da_alias_value(const struct da_alias *alias);
+/* The identity as written in a table ("wwn:0x5000c500a1b2c3d4"). */
+const char *da_alias_identity(const struct da_alias *alias);
+/* Line of the statement in its file (0 for one added since loading). */
+unsigned int da_alias_line(const struct da_alias *alias);
+/* Position of @alias in table order. */
+size_t da_alias_index(const struct da_alias *alias);
+
+/*
+ * Edits. Each checks the name rules and collisions with the rest of the
+ * table and changes nothing on failure (-EINVAL, -EEXIST or -ENOENT, with a
+ * problem in @diag). Comments and every other line are kept byte for byte.
+ */
+int da_table_add(struct da_table *table, const char *name, enum da_id_kind kind,
+		 const char *value, struct da_diag *diag);
+/* Rebind an existing alias to another identity, in place. */
+int da_table_rebind(struct da_table *table, const char *name, enum da_id_kind kind,
+		    const char *value, struct da_diag *diag);
+int da_table_remove(struct da_table *table, const char *name, struct da_diag *diag);
+int da_table_rename(struct da_table *table, const char *oldname, const char *newname,
+		    struct da_diag *diag);
+/* The table as text, as it would be saved. Caller frees; *ret_len may be NULL. */
+char *da_table_format(const struct da_table *table, size_t *ret_len);
+
+/*
+ * Lock the table at @path against other editors, read it, call @edit, and
+ * if @edit returns >= 0 save the result atomically (temporary file, fsync,
+ * rename, fsync of the directory), keeping the file's owner and mode. A
+ * missing table starts empty. Returns @edit's value or a negative errno;
+ * on any failure the file on disk is left as it was.
+ */
+int da_table_edit(const char *path, int (*edit)(struct da_table *table, void *data),
+		  void *data, struct da_diag *diag);
+
+/* -------------------------------------------------------------------------
+ * Block devices, discovered from sysfs (and /dev/disk, the udev database).
+ */
+struct da_device;
+struct da_devlist;
+
+enum da_devtype {
+	DA_DEV_DISK,
+	DA_DEV_PART,
+};
+
+/*
+ * Every block device and partition under the context's root: disks in
+ * kernel-name order, each followed by its partitions. A root without
+ * sys/class/block is an error (-ENOENT, with a problem in @diag); a device
+ * whose sysfs entry cannot be read is skipped with a warning in @diag.
+ */
+int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag, struct da_devlist **ret_list);
+void da_devlist_free(struct da_devlist *list);
+size_t da_devlist_count(const struct da_devlist *list);
+struct da_device *da_devlist_get(const struct da_devlist *list, size_t i);
+struct da_device *da_devlist_find_kname(const struct da_devlist *list, const char *kname);
+struct da_device *da_devlist_find_devnum(const struct da_devlist *list, unsigned int major,
+					 unsigned int minor);
+/*
+ * The device a /dev/disk/by-KIND/NAME link points at (@link is the path as
+ * a user writes it, "/dev/disk/by-id/wwn-0x..."), or NULL.
+ */
+struct da_device *da_devlist_find_link(const struct da_devlist *list, const char *link);
+
+const char *da_device_kname(const struct da_device *dev);
+unsigned int da_device_major(const struct da_device *dev);
+unsigned int da_device_minor(const struct da_device *dev);
+enum da_devtype da_device_devtype(const struct da_device *dev);
+/* lsblk-style type: disk, part, lvm, crypt, mpath, dm, raid1, ..., loop, rom. */
+const char *da_device_type(const struct da_device *dev);
+uint64_t da_device_size(const struct da_device *dev);	/* bytes */
+unsigned int da_device_partno(const struct da_device *dev);	/* 0 for a disk */
+/* The disk a partition belongs to; NULL for a disk. */
+struct da_device *da_device_parent(const struct da_device *dev);
+bool da_device_removable(const struct da_device *dev);
+bool da_device_readonly(const struct da_device *dev);
+/* Model (vendor and model for SCSI), or NULL. */
+const char *da_device_model(const struct da_device *dev);
+/* The serial on the disk's label (SCSI VPD 0x80, NVMe, virtio, MMC, USB), or NULL. */
+const char *da_device_serial(const struct da_device *dev);
+/* The WWN as users see it (0x5000c500a1b2c3d4, eui.0025...), or NULL. */
+const char *da_device_wwn(const struct da_device *dev);
+/* The device-mapper name (vg0-data), or NULL. */
+const char *da_device_dm_name(const struct da_device *dev);
+/*
+ * The @i-th value the device has for identity @kind (several for id and
+ * path), or NULL past the last. Owned by the device.
+ */
+const char *da_device_identity(const struct da_device *dev, enum da_id_kind kind, size_t i);
+/* True when the device has identity @kind with value @value. */
+bool da_device_has_identity(const struct da_device *dev, enum da_id_kind kind, const char *value);
+
+/* -------------------------------------------------------------------------
+ * The table joined with the devices present.
+ */
+struct da_map;
+
+enum da_alias_state {
+	DA_ALIAS_PRESENT,	/* exactly one device has the identity */
+	DA_ALIAS_MISSING,	/* none has it */
+	DA_ALIAS_AMBIGUOUS,	/* several have it: never a guess */
+};
+
+/*
+ * Join @table and @list. Both must outlive the map. For every alias, find
+ * the devices that carry its identity.
+ */
+int da_map_new(const struct da_table *table, const struct da_devlist *list,
+	       struct da_map **ret_map);
+void da_map_free(struct da_map *map);
+
+/* State of the alias at table index @i and, when present, its device. */
+enum da_alias_state da_map_alias_state(const struct da_map *map, size_t i,
+				       struct da_device **ret_dev);
+/* Number of devices matching the alias at index @i. */
+size_t da_map_alias_matches(const struct da_map *map, size_t i);
+/*
+ * The @i-th name of @dev, primary first: its own aliases in table order,
+ * then, for a partition, the partition names of its disk's aliases
+ * (bay07p1). NULL past the last. Owned by the map.
+ */
+const char *da_map_device_name(const struct da_map *map, const struct da_device *dev, size_t i);
+/* The alias statement that gave @dev its @i-th name, or NULL. */
+const struct da_alias *da_map_device_alias(const struct da_map *map, const struct da_device *dev,
+					   size_t i);
+
+/*
+ * Find the device a user means by @arg: /dev/sdc, sdc, 8:32, a
+ * /dev/disk/by-* path, /dev/mapper/NAME, an alias or an alias's partition
+ * name. Returns 0 with *ret_dev set; -ENOENT when nothing is known by that
+ * name, -ENODEV when it is an alias whose device is not present (or has no
+ * such partition), -ENOTUNIQ when the alias's identity matches several
+ * devices. A problem explaining the failure is added to @diag.
+ */
+int da_map_lookup(const struct da_map *map, const char *arg, struct da_diag *diag,
+		  struct da_device **ret_dev);
+/* The alias @name names (an alias, or for a partition name its disk's alias); NULL if none. */
+const struct da_alias *da_map_find_alias(const struct da_map *map, const char *name,
+					 unsigned int *ret_partno);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

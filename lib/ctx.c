@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The context, and the one place that knows where a machine keeps sys/,
+ * dev/, run/udev/ and etc/: every other file builds its paths here, so a
+ * --sysroot reaches every read.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+struct da_ctx {
+	int refcount;
+	char *root;	/* "" for the machine itself, never with a trailing slash */
+};
+
+DA_EXPORT int da_ctx_new(const char *root, struct da_ctx **ret_ctx)
+{
+	struct da_ctx *ctx;
+	struct stat st;
+	size_t len;
+
+	if (!root)
+		root = "/";
+	if (stat(root, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return -ENOMEM;
+	ctx->refcount = 1;
+	ctx->root = strdup(root);
+	if (!ctx->root) {
+		free(ctx);
+		return -ENOMEM;
+	}
+	len = strlen(ctx->root);
+	while (len > 0 && ctx->root[len - 1] == '/')
+		ctx->root[--len] = '\0';
+	*ret_ctx = ctx;
+	return 0;
+}
+
+DA_EXPORT struct da_ctx *da_ctx_ref(struct da_ctx *ctx)
+{
+	if (ctx)
+		ctx->refcount++;
+	return ctx;
+}
+
+DA_EXPORT struct da_ctx *da_ctx_unref(struct da_ctx *ctx)
+{
+	if (!ctx || --ctx->refcount > 0)
+		return NULL;
+	free(ctx->root);
+	free(ctx);
+	return NULL;
+}
+
+DA_EXPORT const char *da_ctx_get_root(const struct da_ctx *ctx)
+{
+	return ctx->root;
+}
+
+size_t da_ctx_root_len(const struct da_ctx *ctx)
+{
+	return strlen(ctx->root);
+}
+
+DA_EXPORT char *da_ctx_default_table(const struct da_ctx *ctx)
+{
+	return xasprintf("%s/etc/diskalias.conf", ctx->root);
+}
+
+static char *ctx_path(const struct da_ctx *ctx, const char *dir, const char *fmt, va_list ap)
+{
+	_cleanup_free_ char *rel = xvasprintf(fmt, ap);
+
+	if (!rel)
+		return NULL;
+	return xasprintf("%s%s%s", ctx->root, dir, rel);
+}
+
+char *da_ctx_sys(const struct da_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = ctx_path(ctx, "/sys/", fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+char *da_ctx_dev(const struct da_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = ctx_path(ctx, "/dev/", fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+char *da_ctx_udev_db(const struct da_ctx *ctx, unsigned int major, unsigned int minor)
+{
+	return xasprintf("%s/run/udev/data/b%u:%u", ctx->root, major, minor);
+}
+
+DA_EXPORT char *da_devnode(const char *kname)
+{
+	char *s = xasprintf("/dev/%s", kname);
+
+	/* sysfs spells a '/' in a device name as '!' (cciss!c0d0). */
+	for (char *p = s; p && *p; p++)
+		if (*p == '!')
+			*p = '/';
+	return s;
+}
+
+static const char *strip_prefix(const char *s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return strncmp(s, prefix, n) == 0 && s[n] ? s + n : NULL;
+}
+
+const char *da_dev_disk_link(const char *arg)
+{
+	const char *s = strip_prefix(arg, "/dev/disk/");
+
+	return s && strncmp(s, "by-", 3) == 0 && strchr(s, '/') ? s : NULL;
+}
+
+const char *da_dev_mapper_name(const char *arg)
+{
+	return strip_prefix(arg, "/dev/mapper/");
+}
+
+const char *da_dev_alias_link(const char *arg)
+{
+	return strip_prefix(arg, "/dev/disk/by-alias/");
+}
+
+const char *da_dev_strip(const char *arg)
+{
+	return strip_prefix(arg, "/dev/");
+}
+
+DA_EXPORT void da_diag_clear(struct da_diag *diag)
+{
+	if (!diag)
+		return;
+	for (size_t i = 0; i < diag->n; i++) {
+		free(diag->v[i].file);
+		free(diag->v[i].msg);
+	}
+	free(diag->v);
+	diag->v = NULL;
+	diag->n = 0;
+}
+
+DA_EXPORT size_t da_diag_errors(const struct da_diag *diag)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; diag && i < diag->n; i++)
+		n += !diag->v[i].warning;
+	return n;
+}
+
+DA_EXPORT int da_diag_add(struct da_diag *diag, const char *file, unsigned int line, bool warning,
+		const char *fmt, ...)
+{
+	struct da_problem *v, *p;
+	va_list ap;
+
+	if (!diag)
+		return 0;
+	v = realloc(diag->v, (diag->n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	diag->v = v;
+	p = &v[diag->n];
+	memset(p, 0, sizeof(*p));
+	va_start(ap, fmt);
+	p->msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	p->file = file ? strdup(file) : NULL;
+	p->line = line;
+	p->warning = warning;
+	if (!p->msg || (file && !p->file)) {
+		free(p->msg);
+		free(p->file);
+		return -ENOMEM;
+	}
+	diag->n++;
+	return 0;
+}

@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Block device discovery from sysfs, /dev/disk links and the udev database.
+ *
+ * Nothing here assumes a directory depth: a device's identity is found by
+ * following its "device" link and walking up through the parents, asking
+ * each what it knows (a SCSI device its VPD serial, an NVMe controller or
+ * subsystem its serial, a USB device its serial), nearest first.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "hashmap.h"
+#include "internal.h"
+
+struct da_device {
+	char *kname;
+	char *syspath;	/* the device's real directory under sys/devices */
+	unsigned int major, minor;
+	enum da_devtype devtype;
+	const char *type;
+	uint64_t size;
+	unsigned int partno;
+	struct da_device *parent;
+	bool removable, ro;
+	char *model, *serial, *wwn, *dm_name;
+	struct strv ids[_DA_ID_MAX];
+	struct strv links;	/* "by-id/NAME" for each /dev/disk link */
+};
+
+struct da_devlist {
+	struct da_device **v;
+	size_t n;
+	struct hashmap bykname;
+};
+
+static void device_free(struct da_device *d)
+{
+	if (!d)
+		return;
+	free(d->kname);
+	free(d->syspath);
+	free(d->model);
+	free(d->serial);
+	free(d->wwn);
+	free(d->dm_name);
+	for (int k = 0; k < _DA_ID_MAX; k++)
+		strv_free(&d->ids[k]);
+	strv_free(&d->links);
+	free(d);
+}
+
+DA_EXPORT void da_devlist_free(struct da_devlist *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		device_free(l->v[i]);
+	free(l->v);
+	hashmap_free(&l->bykname);
+	free(l);
+}
+
+/* Add @value to identity @kind of @d unless it is there already. */
+static int add_identity(struct da_device *d, enum da_id_kind kind, const char *value)
+{
+	if (!value || !*value)
+		return 0;
+	for (size_t i = 0; i < d->ids[kind].n; i++)
+		if (da_id_value_equal(kind, d->ids[kind].v[i], value))
+			return 0;
+	return strv_push(&d->ids[kind], value);
+}
+
+/* The WWN users see, from a kernel wwid: naa.X -> 0xX; NVMe ids as they are; t10 vendor ids are none. */
+static char *wwn_from_wwid(const char *wwid, bool nvme)
+{
+	if (strncmp(wwid, "naa.", 4) == 0)
+		return xasprintf("0x%s", wwid + 4);
+	if (strncmp(wwid, "eui.", 4) == 0 || nvme)
+		return strdup(wwid);
+	return NULL;
+}
+
+/* SCSI VPD page 0x80: 4 header bytes, then the serial, blank padded. */
+static char *serial_from_vpd80(const char *dir)
+{
+	_cleanup_free_ char *path = xasprintf("%s/vpd_pg80", dir);
+	_cleanup_free_ char *buf = NULL;
+	size_t len, n, start = 4;
+
+	if (!path || read_file(path, &buf, &len) < 0 || len < 5 || (unsigned char)buf[1] != 0x80)
+		return NULL;
+	n = ((unsigned char)buf[2] << 8 | (unsigned char)buf[3]) + 4;
+	if (n > len)
+		n = len;
+	while (n > start && (isspace((unsigned char)buf[n - 1]) || buf[n - 1] == '\0'))
+		n--;
+	while (start < n && isspace((unsigned char)buf[start]))
+		start++;
+	for (size_t i = start; i < n; i++)
+		if (!isprint((unsigned char)buf[i]))
+			return NULL;
+	return n > start ? strndup(buf + start, n - start) : NULL;
+}
+
+static char *subsystem_of(const char *dir)
+{
+	_cleanup_free_ char *p = xasprintf("%s/subsystem", dir);
+	_cleanup_free_ char *target = p ? read_link(p) : NULL;
+
+	return target ? strdup(path_basename(target)) : NULL;
+}
+
+/* Walk from the device's parent up to sys/devices, nearest first. */
+static void read_parents(const struct da_ctx *ctx, struct da_device *d)
+{
+	_cleanup_free_ char *link = xasprintf("%s/device", d->syspath);
+	_cleanup_free_ char *top = da_ctx_sys(ctx, "devices");
+	char *dir = link ? realpath(link, NULL) : NULL;
+	size_t toplen = top ? strlen(top) : 0;
+
+	while (dir && top && strncmp(dir, top, toplen) == 0 && strlen(dir) > toplen) {
+		_cleanup_free_ char *subsys = subsystem_of(dir);
+		bool usb = streq(subsys, "usb");
+		char *slash;
+
+		if (!d->model)
+			d->model = read_attr_trimmed(dir, usb ? "product" : "model");
+		if (!d->model && streq(subsys, "mmc"))
+			d->model = read_attr_trimmed(dir, "name");
+		if (!d->wwn && streq(subsys, "scsi")) {
+			_cleanup_free_ char *wwid = read_attr(dir, "wwid");
+
+			d->wwn = wwid ? wwn_from_wwid(wwid, false) : NULL;
+		}
+		if (!d->serial && streq(subsys, "scsi"))
+			d->serial = serial_from_vpd80(dir);
+		/* NVMe controllers and subsystems, MMC cards and USB devices carry "serial". */
+		if (!d->serial)
+			d->serial = read_attr_trimmed(dir, "serial");
+		slash = strrchr(dir, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+	free(dir);
+}
+
+static const char *dm_type(const char *uuid)
+{
+	static const struct {
+		const char *prefix, *type;
+	} types[] = {
+		{ "LVM-", "lvm" }, { "CRYPT-", "crypt" }, { "mpath-", "mpath" }, { "part", "part" },
+	};
+
+	for (size_t i = 0; uuid && i < ARRAY_SIZE(types); i++)
+		if (strncmp(uuid, types[i].prefix, strlen(types[i].prefix)) == 0)
+			return types[i].type;
+	return "dm";
+}
+
+/* lsblk-style type names for md levels, kept as static strings. */
+static const char *md_type(const char *level)
+{
+	static const char *const levels[] = {
+		"raid0", "raid1", "raid4", "raid5", "raid6", "raid10", "linear", "multipath",
+	};
+
+	for (size_t i = 0; level && i < ARRAY_SIZE(levels); i++)
+		if (streq(level, levels[i]))
+			return levels[i];
+	return "md";
+}
+
+static int read_disk(const struct da_ctx *ctx, struct da_device *d)
+{
+	_cleanup_free_ char *wwid = read_attr(d->syspath, "wwid");
+	_cleanup_free_ char *dm_uuid = NULL, *md_level = NULL;
+
+	/* NVMe namespaces and some others carry wwid and serial on the disk itself. */
+	if (wwid)
+		d->wwn = wwn_from_wwid(wwid, strncmp(d->kname, "nvme", 4) == 0);
+	d->serial = read_attr_trimmed(d->syspath, "serial");
+	read_parents(ctx, d);
+
+	d->dm_name = read_attr(d->syspath, "dm/name");
+	dm_uuid = read_attr(d->syspath, "dm/uuid");
+	md_level = read_attr(d->syspath, "md/level");
+	if (d->dm_name)
+		d->type = dm_type(dm_uuid);
+	else if (md_level)
+		d->type = md_type(md_level);
+	else if (d->major == 7)
+		d->type = "loop";
+	else if (d->major == 11)
+		d->type = "rom";
+	else
+		d->type = "disk";
+	return 0;
+}
+
+static int read_uint_attr(const char *dir, const char *name, uint64_t *ret)
+{
+	_cleanup_free_ char *s = read_attr(dir, name);
+	unsigned long long v;
+	char *end;
+
+	if (!s)
+		return -ENOENT;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+/*
+ * Read one device; @entry is its sys/class/block path. Returns 0, 1 when it
+ * is to be skipped (hidden), or a negative errno with a warning in @diag.
+ */
+static int device_load(const struct da_ctx *ctx, const char *entry, const char *kname,
+		       struct da_diag *diag, struct da_device **ret)
+{
+	struct da_device *d = calloc(1, sizeof(*d));
+	_cleanup_free_ char *dev = NULL;
+	uint64_t v;
+	int r;
+
+	if (!d)
+		return -ENOMEM;
+	d->kname = strdup(kname);
+	d->syspath = realpath(entry, NULL);
+	r = -ENOMEM;
+	if (!d->kname)
+		goto fail;
+	r = -errno;
+	if (!d->syspath) {
+		da_diag_add(diag, entry, 0, true, "skipped: cannot resolve the link: %s", strerror(-r));
+		goto fail;
+	}
+	dev = read_attr(d->syspath, "dev");
+	if (!dev || sscanf(dev, "%u:%u", &d->major, &d->minor) != 2) {
+		r = -EINVAL;
+		da_diag_add(diag, d->syspath, 0, true, "skipped: no readable 'dev' attribute");
+		goto fail;
+	}
+	if (read_uint_attr(d->syspath, "hidden", &v) == 0 && v) {
+		device_free(d);
+		return 1;
+	}
+	if (read_uint_attr(d->syspath, "size", &v) == 0)
+		d->size = v * 512;
+	d->removable = read_uint_attr(d->syspath, "removable", &v) == 0 && v;
+	d->ro = read_uint_attr(d->syspath, "ro", &v) == 0 && v;
+	if (read_uint_attr(d->syspath, "partition", &v) == 0) {
+		d->devtype = DA_DEV_PART;
+		d->partno = v;
+		d->type = "part";
+	} else {
+		r = read_disk(ctx, d);
+		if (r < 0)
+			goto fail;
+	}
+	*ret = d;
+	return 0;
+fail:
+	device_free(d);
+	return r;
+}
+
+/* Read the udev database entry of @d, where udev runs: properties and links. */
+static int read_udev_db(const struct da_ctx *ctx, struct da_device *d)
+{
+	static const struct {
+		const char *key;
+		enum da_id_kind kind;
+		bool disk_only;
+	} props[] = {
+		{ "ID_WWN_WITH_EXTENSION=", DA_ID_WWN, true },
+		{ "ID_WWN=", DA_ID_WWN, true },
+		{ "ID_SCSI_SERIAL=", DA_ID_SERIAL, true },
+		{ "ID_SERIAL_SHORT=", DA_ID_SERIAL, true },
+		{ "ID_FS_UUID=", DA_ID_UUID, false },
+		{ "ID_FS_LABEL=", DA_ID_LABEL, false },
+		{ "ID_PART_ENTRY_UUID=", DA_ID_PARTUUID, false },
+		{ "ID_PART_ENTRY_NAME=", DA_ID_PARTLABEL, false },
+	};
+	_cleanup_free_ char *path = da_ctx_udev_db(ctx, d->major, d->minor);
+	_cleanup_free_ char *buf = NULL;
+	char *line, *save = NULL;
+	int r = 0;
+
+	if (!path)
+		return -ENOMEM;
+	if (read_file(path, &buf, NULL) < 0)
+		return 0;
+	for (line = strtok_r(buf, "\n", &save); line && r >= 0; line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "E:", 2) == 0) {
+			for (size_t i = 0; i < ARRAY_SIZE(props); i++) {
+				size_t n = strlen(props[i].key);
+
+				if (strncmp(line + 2, props[i].key, n) != 0)
+					continue;
+				if (props[i].disk_only && d->devtype != DA_DEV_DISK)
+					continue;
+				r = add_identity(d, props[i].kind, line + 2 + n);
+			}
+		}
+	}
+	return r;
+}
+
+/* Record every /dev/disk/by-KIND link under the root against the device it points at. */
+static int read_links(const struct da_ctx *ctx, struct da_devlist *l)
+{
+	int r = 0;
+
+	for (int k = 0; k < _DA_ID_MAX && r >= 0; k++) {
+		const char *kdir = da_id_kind_dir(k);
+		_cleanup_free_ char *dir = kdir ? da_ctx_dev(ctx, "disk/%s", kdir) : NULL;
+		struct dirent *de;
+		DIR *dp;
+
+		if (!kdir)
+			continue;
+		if (!dir)
+			return -ENOMEM;
+		dp = opendir(dir);
+		if (!dp)
+			continue;
+		while (r >= 0 && (de = readdir(dp))) {
+			_cleanup_free_ char *p = xasprintf("%s/%s", dir, de->d_name);
+			_cleanup_free_ char *target = p ? read_link(p) : NULL;
+			_cleanup_free_ char *value = NULL;
+			struct da_device *d;
+
+			if (!target)
+				continue;
+			d = hashmap_get(&l->bykname, path_basename(target));
+			if (!d)
+				continue;
+			value = k == DA_ID_LABEL || k == DA_ID_PARTLABEL ? unescape_hex(de->d_name) :
+									   strdup(de->d_name);
+			r = add_identity(d, k, value);
+			if (r >= 0)
+				r = strv_consume(&d->links, xasprintf("%s/%s", kdir, de->d_name));
+		}
+		closedir(dp);
+	}
+	return r;
+}
+
+/* The disk's own identities, first: they win the order da_device_identity() reports. */
+static int disk_identities(struct da_device *d)
+{
+	int r = 0;
+
+	if (d->devtype != DA_DEV_DISK)
+		return 0;
+	r = add_identity(d, DA_ID_WWN, d->wwn);
+	if (r >= 0)
+		r = add_identity(d, DA_ID_SERIAL, d->serial);
+	return r;
+}
+
+/*
+ * Kernel names in the order people expect: letters after the family prefix
+ * compare by length first (sdz before sdaa), digits as numbers.
+ */
+static int kname_cmp(const char *a, const char *b)
+{
+	static const char *const families[] = { "xvd", "sd", "hd", "vd" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(families); i++) {
+		size_t n = strlen(families[i]);
+
+		if (strncmp(a, families[i], n) == 0 && strncmp(b, families[i], n) == 0) {
+			a += n;
+			b += n;
+			break;
+		}
+	}
+	while (*a && *b) {
+		size_t la, lb;
+		int c;
+
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			unsigned long long x = strtoull(a, NULL, 10), y = strtoull(b, NULL, 10);
+
+			if (x != y)
+				return x < y ? -1 : 1;
+			while (isdigit((unsigned char)*a))
+				a++;
+			while (isdigit((unsigned char)*b))
+				b++;
+			continue;
+		}
+		la = strcspn(a, "0123456789");
+		lb = strcspn(b, "0123456789");
+		if (la && lb && la != lb && islower((unsigned char)*a) && islower((unsigned char)*b) &&
+		    strspn(a, "abcdefghijklmnopqrstuvwxyz") == la &&
+		    strspn(b, "abcdefghijklmnopqrstuvwxyz") == lb)
+			return la < lb ? -1 : 1;
+		c = (unsigned char)*a - (unsigned char)*b;
+		if (c)
+			return c;
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+/* Disks by kernel name; each partition right after its disk, by number. */
+static int device_cmp(const void *pa, const void *pb)
+{
+	const struct da_device *a = *(struct da_device *const *)pa;
+	const struct da_device *b = *(struct da_device *const *)pb;
+	const struct da_device *da = a->parent ? a->parent : a;
+	const struct da_device *db = b->parent ? b->parent : b;
+	int c = kname_cmp(da->kname, db->kname);
+
+	if (c)
+		return c;
+	if (!a->parent || !b->parent)
+		return a->parent ? 1 : b->parent ? -1 : 0;
+	return a->partno < b->partno ? -1 : a->partno > b->partno;
+}
+
+static int list_add(struct da_devlist *l, struct da_device *d)
+{
+	struct da_device **v = realloc(l->v, (l->n + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
+	l->v[l->n++] = d;
+	return hashmap_put(&l->bykname, d->kname, d);
+}
+
+DA_EXPORT int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag, struct da_devlist **ret_list)
+{
+	_cleanup_free_ char *dir = da_ctx_sys(ctx, "class/block");
+	struct da_devlist *l;
+	struct dirent *de;
+	DIR *dp;
+	int r = 0;
+
+	if (!dir)
+		return -ENOMEM;
+	dp = opendir(dir);
+	if (!dp) {
+		r = -errno;
+		da_diag_add(diag, dir, 0, false, "cannot list block devices: %s", strerror(-r));
+		return r;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l) {
+		closedir(dp);
+		return -ENOMEM;
+	}
+	hashmap_init(&l->bykname, false);
+	while ((de = readdir(dp))) {
+		_cleanup_free_ char *entry = NULL;
+		struct da_device *d = NULL;
+
+		if (de->d_name[0] == '.')
+			continue;
+		entry = xasprintf("%s/%s", dir, de->d_name);
+		if (!entry) {
+			r = -ENOMEM;
+			break;
+		}
+		r = device_load(ctx, entry, de->d_name, diag, &d);
+		if (r == -ENOMEM)
+			break;
+		r = 0;
+		if (!d)
+			continue;
+		r = list_add(l, d);
+		if (r < 0) {
+			device_free(d);
+			break;
+		}
+	}
+	closedir(dp);
+	for (size_t i = 0; r >= 0 && i < l->n; i++) {
+		struct da_device *d = l->v[i];
+
+		if (d->devtype == DA_DEV_PART) {
+			_cleanup_free_ char *up = strdup(d->syspath);
+			char *slash = up ? strrchr(up, '/') : NULL;
+
+			if (slash)
+				*slash = '\0';
+			d->parent = up ? hashmap_get(&l->bykname, path_basename(up)) : NULL;
+		}
+		r = disk_identities(d);
+		if (r >= 0)
+			r = read_udev_db(ctx, d);
+	}
+	if (r >= 0)
+		r = read_links(ctx, l);
+	if (r < 0) {
+		da_devlist_free(l);
+		return r;
+	}
+	qsort(l->v, l->n, sizeof(*l->v), device_cmp);
+	for (size_t i = 0; i < l->n; i++)
+		for (int k = 0; k < _DA_ID_MAX; k++)
+			if (k == DA_ID_ID || k == DA_ID_PATH)
+				strv_sort(&l->v[i]->ids[k]);
+	*ret_list = l;
+	return 0;
+}
+
+DA_EXPORT size_t da_devlist_count(const struct da_devlist *l)
+{
+	return l->n;
+}
+
+DA_EXPORT struct da_device *da_devlist_get(const struct da_devlist *l, size_t i)
+{
+	return i < l->n ? l->v[i] : NULL;
+}
+
+DA_EXPORT struct da_device *da_devlist_find_kname(const struct da_devlist *l, const char *kname)
+{
+	return hashmap_get(&l->bykname, kname);
+}
+
+DA_EXPORT struct da_device *da_devlist_find_devnum(const struct da_devlist *l, unsigned int major,
+						   unsigned int minor)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i]->major == major && l->v[i]->minor == minor)
+			return l->v[i];
+	return NULL;
+}
+
+DA_EXPORT struct da_device *da_devlist_find_link(const struct da_devlist *l, const char *link)
+{
+	const char *rel = da_dev_disk_link(link);
+
+	for (size_t i = 0; rel && i < l->n; i++)
+		if (strv_contains(&l->v[i]->links, rel))
+			return l->v[i];
+	return NULL;
+}
+
+DA_EXPORT const char *da_device_kname(const struct da_device *d)
+{
+	return d->kname;
+}
+
+DA_EXPORT unsigned int da_device_major(const struct da_device *d)
+{
+	return d->major;
+}
+
+DA_EXPORT unsigned int da_device_minor(const struct da_device *d)
+{
+	return d->minor;
+}
+
+DA_EXPORT enum da_devtype da_device_devtype(const struct da_device *d)
+{
+	return d->devtype;
+}
+
+DA_EXPORT const char *da_device_type(const struct da_device *d)
+{
+	return d->type;
+}
+
+DA_EXPORT uint64_t da_device_size(const struct da_device *d)
+{
+	return d->size;
+}
+
+DA_EXPORT unsigned int da_device_partno(const struct da_device *d)
+{
+	return d->partno;
+}
+
+DA_EXPORT struct da_device *da_device_parent(const struct da_device *d)
+{
+	return d->parent;
+}
+
+DA_EXPORT bool da_device_removable(const struct da_device *d)
+{
+	return d->removable;
+}
+
+DA_EXPORT bool da_device_readonly(const struct da_device *d)
+{
+	return d->ro;
+}
+
+DA_EXPORT const char *da_device_model(const struct da_device *d)
+{
+	return d->model;
+}
+
+DA_EXPORT const char *da_device_serial(const struct da_device *d)
+{
+	return d->serial;
+}
+
+DA_EXPORT const char *da_device_wwn(const struct da_device *d)
+{
+	return d->wwn;
+}
+
+DA_EXPORT const char *da_device_dm_name(const struct da_device *d)
+{
+	return d->dm_name;
+}
+
+DA_EXPORT const char *da_device_identity(const struct da_device *d, enum da_id_kind kind, size_t i)
+{
+	if (kind < 0 || kind >= _DA_ID_MAX || i >= d->ids[kind].n)
+		return NULL;
+	return d->ids[kind].v[i];
+}
+
+DA_EXPORT bool da_device_has_identity(const struct da_device *d, enum da_id_kind kind,
+				      const char *value)
+{
+	if (kind < 0 || kind >= _DA_ID_MAX)
+		return false;
+	for (size_t i = 0; i < d->ids[kind].n; i++)
+		if (da_id_value_equal(kind, d->ids[kind].v[i], value))
+			return true;
+	return false;
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Identity kinds ("wwn:", "path:", ...) and how their values compare. */
+#include <errno.h>
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+static const struct {
+	const char *name;
+	const char *dir;	/* /dev/disk/ directory with links of this kind */
+} kinds[_DA_ID_MAX] = {
+	[DA_ID_WWN] = { "wwn", NULL },
+	[DA_ID_SERIAL] = { "serial", NULL },
+	[DA_ID_ID] = { "id", "by-id" },
+	[DA_ID_PATH] = { "path", "by-path" },
+	[DA_ID_UUID] = { "uuid", "by-uuid" },
+	[DA_ID_LABEL] = { "label", "by-label" },
+	[DA_ID_PARTUUID] = { "partuuid", "by-partuuid" },
+	[DA_ID_PARTLABEL] = { "partlabel", "by-partlabel" },
+};
+
+DA_EXPORT const char *da_id_kind_name(enum da_id_kind kind)
+{
+	return kind >= 0 && kind < _DA_ID_MAX ? kinds[kind].name : NULL;
+}
+
+const char *da_id_kind_dir(enum da_id_kind kind)
+{
+	return kind >= 0 && kind < _DA_ID_MAX ? kinds[kind].dir : NULL;
+}
+
+DA_EXPORT enum da_id_kind da_id_kind_from_name(const char *name)
+{
+	for (int i = 0; i < _DA_ID_MAX; i++)
+		if (streq(kinds[i].name, name))
+			return i;
+	return DA_ID_INVALID;
+}
+
+DA_EXPORT int da_identity_parse(const char *s, enum da_id_kind *ret_kind, const char **ret_value)
+{
+	const char *colon = strchr(s, ':');
+	enum da_id_kind kind = DA_ID_INVALID;
+
+	if (!colon || !colon[1])
+		return -EINVAL;
+	for (int i = 0; i < _DA_ID_MAX; i++)
+		if (strlen(kinds[i].name) == (size_t)(colon - s) &&
+		    strncmp(kinds[i].name, s, colon - s) == 0)
+			kind = i;
+	if (kind == DA_ID_INVALID)
+		return -EINVAL;
+	*ret_kind = kind;
+	*ret_value = colon + 1;
+	return 0;
+}
+
+/*
+ * A WWN is written 0x5000c500a1b2c3d4 by udev, naa.5000c500a1b2c3d4 by the
+ * kernel and bare by some vendors: they are one WWN.
+ */
+static const char *wwn_body(const char *s)
+{
+	if (strncasecmp(s, "naa.", 4) == 0 || strncasecmp(s, "eui.", 4) == 0)
+		s += 4;
+	if (strncasecmp(s, "0x", 2) == 0)
+		s += 2;
+	return s;
+}
+
+DA_EXPORT bool da_id_value_equal(enum da_id_kind kind, const char *a, const char *b)
+{
+	switch (kind) {
+	case DA_ID_WWN:
+		return strcasecmp(wwn_body(a), wwn_body(b)) == 0;
+	case DA_ID_UUID:
+	case DA_ID_PARTUUID:
+		/* blkid prints UUIDs in lower case, some tools in upper. */
+		return strcasecmp(a, b) == 0;
+	default:
+		return streq(a, b);
+	}
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the library's files share with each other and not with users. */
+#ifndef DA_INTERNAL_H
+#define DA_INTERNAL_H
+
+#include "diskalias.h"
+#include "util.h"
+
+#define DA_EXPORT __attribute__((visibility("default")))
+
+/*
+ * Paths under the context's root. Only ctx.c knows where the machine's
+ * directories are; everything else asks it. Each returns a string the
+ * caller frees, or NULL without memory.
+ */
+char *da_ctx_sys(const struct da_ctx *ctx, const char *fmt, ...) _printf_(2, 3);
+char *da_ctx_dev(const struct da_ctx *ctx, const char *fmt, ...) _printf_(2, 3);
+char *da_ctx_udev_db(const struct da_ctx *ctx, unsigned int major, unsigned int minor);
+/* Length of the root prefix in paths from the helpers above. */
+size_t da_ctx_root_len(const struct da_ctx *ctx);
+
+/* "/dev/disk/by-KIND/NAME" -> "by-KIND/NAME" (a pointer into @arg), else NULL. */
+const char *da_dev_disk_link(const char *arg);
+/* "/dev/mapper/NAME" -> "NAME", else NULL. */
+const char *da_dev_mapper_name(const char *arg);
+/* "/dev/disk/by-alias/NAME" -> "NAME", else NULL. */
+const char *da_dev_alias_link(const char *arg);
+/* "/dev/NAME" -> "NAME", else NULL. */
+const char *da_dev_strip(const char *arg);
+
+/* The /dev/disk/ directory that holds links of identity @kind ("by-id"), or NULL. */
+const char *da_id_kind_dir(enum da_id_kind kind);
+
+#endif

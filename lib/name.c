@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Alias names: what is allowed, and how partitions of an alias are named. */
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define NAME_MAX_LEN 64
+
+/*
+ * Kernel block device names, in a tiny pattern language: "%a" is one or more
+ * lower-case letters, "%d" one or more digits, anything else itself. Each may
+ * be followed by a partition suffix (p?digits), as the kernel names them.
+ */
+static const char *const kernel_patterns[] = {
+	"sd%a", "hd%a", "vd%a", "xvd%a", "nvme%dn%d", "mmcblk%d", "loop%d", "dm-%d", "md%d",
+	"sr%d", "nbd%d", "zram%d", "ram%d", "rbd%d", "pmem%d",
+};
+
+static const char *match_class(const char *s, char class)
+{
+	const char *start = s;
+
+	if (class == 'a')
+		while (*s >= 'a' && *s <= 'z')
+			s++;
+	else
+		while (isdigit((unsigned char)*s))
+			s++;
+	return s == start ? NULL : s;
+}
+
+static bool is_partition_suffix(const char *s)
+{
+	if (*s == '\0')
+		return true;
+	if (*s == 'p')
+		s++;
+	return is_number(s);
+}
+
+static bool match_pattern(const char *pat, const char *s)
+{
+	while (*pat) {
+		if (pat[0] == '%') {
+			s = match_class(s, pat[1]);
+			if (!s)
+				return false;
+			pat += 2;
+		} else if (*pat++ != *s++) {
+			return false;
+		}
+	}
+	return is_partition_suffix(s);
+}
+
+DA_EXPORT bool da_name_is_kernel_like(const char *name)
+{
+	const char *colon;
+
+	if (is_number(name))
+		return true;
+	colon = strchr(name, ':');
+	if (colon && colon != name && match_class(name, 'd') == colon && is_number(colon + 1))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(kernel_patterns); i++)
+		if (match_pattern(kernel_patterns[i], name))
+			return true;
+	return false;
+}
+
+DA_EXPORT int da_name_check(const char *name, const char **ret_reason)
+{
+	const char *reason = NULL;
+	size_t len = strlen(name);
+
+	if (len == 0)
+		reason = "empty name";
+	else if (len > NAME_MAX_LEN)
+		reason = "longer than 64 bytes";
+	else if (strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-") != len)
+		reason = "only letters, digits and . _ + - are allowed";
+	else if (!isalnum((unsigned char)name[0]))
+		reason = "must start with a letter or a digit";
+	else if (is_number(name))
+		reason = "a bare number could be mistaken for a device number";
+	else if (da_name_is_kernel_like(name))
+		reason = "looks like a kernel device name";
+	if (!reason)
+		return 0;
+	if (ret_reason)
+		*ret_reason = reason;
+	return -EINVAL;
+}
+
+DA_EXPORT char *da_partition_name(const char *alias, unsigned int partno)
+{
+	size_t len = strlen(alias);
+	bool digit = len > 0 && isdigit((unsigned char)alias[len - 1]);
+
+	return xasprintf("%s%s%u", alias, digit ? "p" : "", partno);
+}
+
+DA_EXPORT int da_partition_split(const char *name, char **ret_base, unsigned int *ret_partno)
+{
+	size_t len = strlen(name), end = len;
+	unsigned int partno;
+	char *base;
+
+	while (end > 0 && isdigit((unsigned char)name[end - 1]))
+		end--;
+	/* No digits, nothing before them, or a leading zero the kernel never prints. */
+	if (end == len || end == 0 || name[end] == '0')
+		return -EINVAL;
+	if (parse_uint(name + end, &partno) < 0 || partno == 0)
+		return -EINVAL;
+	/* After a base ending in a digit the kernel puts a 'p'. */
+	if (end >= 2 && name[end - 1] == 'p' && isdigit((unsigned char)name[end - 2]))
+		end--;
+	else if (isdigit((unsigned char)name[end - 1]))
+		return -EINVAL;
+	base = strndup(name, end);
+	if (!base)
+		return -ENOMEM;
+	*ret_base = base;
+	*ret_partno = partno;
+	return 0;
+}

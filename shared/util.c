@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		return NULL;
+	return s;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+int read_file(const char *path, char **ret_buf, size_t *ret_len)
+{
+	size_t len = 0, size = 4096;
+	char *buf, *n;
+	ssize_t r;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(size);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (len + 1 >= size) {
+			size *= 2;
+			n = realloc(buf, size);
+			if (!n) {
+				r = -ENOMEM;
+				goto fail;
+			}
+			buf = n;
+		}
+		r = read(fd, buf + len, size - len - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		len += r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*ret_buf = buf;
+	if (ret_len)
+		*ret_len = len;
+	return 0;
+fail:
+	close(fd);
+	free(buf);
+	return r;
+}
+
+static char *read_attr_full(const char *dir, const char *name, bool trim_front)
+{
+	_cleanup_free_ char *path = xasprintf("%s/%s", dir, name);
+	char *buf, *s;
+	size_t len;
+
+	if (!path || read_file(path, &buf, &len) < 0)
+		return NULL;
+	/* Attributes are text; a NUL inside (binary VPD pages) ends it. */
+	len = strlen(buf);
+	while (len > 0 && isspace((unsigned char)buf[len - 1]))
+		buf[--len] = '\0';
+	s = buf;
+	if (trim_front)
+		while (isspace((unsigned char)*s))
+			s++;
+	if (*s == '\0') {
+		free(buf);
+		return NULL;
+	}
+	if (s != buf)
+		memmove(buf, s, strlen(s) + 1);
+	return buf;
+}
+
+char *read_attr(const char *dir, const char *name)
+{
+	return read_attr_full(dir, name, false);
+}
+
+char *read_attr_trimmed(const char *dir, const char *name)
+{
+	return read_attr_full(dir, name, true);
+}
+
+char *read_link(const char *path)
+{
+	size_t size = 256;
+
+	for (;;) {
+		char *buf = malloc(size);
+		ssize_t n;
+
+		if (!buf)
+			return NULL;
+		n = readlink(path, buf, size);
+		if (n < 0) {
+			free(buf);
+			return NULL;
+		}
+		if ((size_t)n < size) {
+			buf[n] = '\0';
+			return buf;
+		}
+		free(buf);
+		size *= 2;
+	}
+}
+
+const char *path_basename(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+bool is_number(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+int parse_uint(const char *s, unsigned int *ret)
+{
+	unsigned long v;
+	char *end;
+
+	if (!is_number(s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > UINT_MAX)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+char *unescape_hex(const char *s)
+{
+	char *out = malloc(strlen(s) + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	while (*s) {
+		if (s[0] == '\\' && s[1] == 'x' && isxdigit((unsigned char)s[2]) &&
+		    isxdigit((unsigned char)s[3])) {
+			char hex[3] = { s[2], s[3], '\0' };
+
+			*o++ = (char)strtoul(hex, NULL, 16);
+			s += 4;
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+int strv_consume(struct strv *l, char *s)
+{
+	char **n;
+
+	if (!s)
+		return -ENOMEM;
+	n = realloc(l->v, (l->n + 2) * sizeof(*n));
+	if (!n) {
+		free(s);
+		return -ENOMEM;
+	}
+	l->v = n;
+	l->v[l->n++] = s;
+	l->v[l->n] = NULL;
+	return 0;
+}
+
+int strv_push(struct strv *l, const char *s)
+{
+	return strv_consume(l, strdup(s));
+}
+
+bool strv_contains(const struct strv *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (streq(l->v[i], s))
+			return true;
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void strv_sort(struct strv *l)
+{
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_str);
+}
+
+void strv_free(struct strv *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Small helpers shared by the library and the tools; not exported.
+ *
+ * Ownership: every function returning "char *" returns a string the caller
+ * frees; NULL means out of memory unless said otherwise. struct strv owns
+ * its strings; strv_free() frees them and leaves the list empty.
+ */
+#ifndef DA_UTIL_H
+#define DA_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _cleanup_free_ _cleanup_(freep)
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static inline void freep(void *p)
+{
+	free(*(void **)p);
+}
+
+static inline bool streq(const char *a, const char *b)
+{
+	return a && b && __builtin_strcmp(a, b) == 0;
+}
+
+char *xasprintf(const char *fmt, ...) _printf_(1, 2);
+char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
+
+/*
+ * Read all of @path into a NUL-terminated buffer (the NUL is not counted in
+ * *ret_len). Returns 0 or -errno; *ret_buf is the caller's to free.
+ */
+int read_file(const char *path, char **ret_buf, size_t *ret_len);
+/* Read a small attribute file, trailing white space removed; NULL when absent or empty. */
+char *read_attr(const char *dir, const char *name);
+/* As read_attr(), leading white space removed too (SCSI vendor/model, NVMe serial). */
+char *read_attr_trimmed(const char *dir, const char *name);
+/* Target of symlink @path; NULL if it is none. */
+char *read_link(const char *path);
+/* Last path component of @path (a pointer into it). */
+const char *path_basename(const char *path);
+/* True if @s is one or more ASCII digits and nothing else. */
+bool is_number(const char *s);
+/* Parse a decimal unsigned int filling all of @s; -EINVAL otherwise. */
+int parse_uint(const char *s, unsigned int *ret);
+/* Decode udev's \xHH escapes (by-label link names). */
+char *unescape_hex(const char *s);
+
+struct strv {
+	char **v;
+	size_t n;
+};
+
+/* Append a copy of @s. Returns 0 or -ENOMEM. */
+int strv_push(struct strv *l, const char *s);
+/* Append @s itself, taking ownership (freed on failure). */
+int strv_consume(struct strv *l, char *s);
+bool strv_contains(const struct strv *l, const char *s);
+void strv_sort(struct strv *l);
+void strv_free(struct strv *l);
+
+#endif

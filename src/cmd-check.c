@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* diskalias check: the table against this system. */
+#include <string.h>
+
+#include "tool.h"
+
+static const char check_usage[] =
+	"Usage:\n"
+	" diskalias check\n"
+	"\n"
+	"Check the alias table: syntax, names, duplicates, collisions with partition\n"
+	"names, identities that match several devices (errors, exit status 1), and\n"
+	"aliases whose disk is not present (warnings).\n";
+
+/* The kernel names of every device carrying @a's identity, "sdc, sdd". */
+static char *matching_devices(const struct tool *t, const struct da_alias *a)
+{
+	char *s = NULL;
+
+	for (size_t i = 0; i < da_devlist_count(t->list); i++) {
+		const struct da_device *d = da_devlist_get(t->list, i);
+		char *n;
+
+		if (!da_device_has_identity(d, da_alias_kind(a), da_alias_value(a)))
+			continue;
+		n = xasprintf("%s%s%s", s ? s : "", s ? ", " : "", da_device_kname(d));
+		free(s);
+		s = n;
+	}
+	return s;
+}
+
+int cmd_check(struct tool *t, int argc, char **argv)
+{
+	static const struct option opts[] = { GLOBAL_LONG_OPTS, {} };
+	size_t present = 0, missing = 0, ambiguous = 0;
+	struct da_diag diag = {};
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
+		r = tool_common_option(t, c, check_usage);
+		if (r >= 0)
+			return r;
+	}
+	if (optind < argc)
+		return usage_error("check", "unexpected argument '%s'", argv[optind]);
+	if (tool_load(t, NEED_MAP) < 0)
+		return EXIT_FAIL;
+	for (size_t i = 0; i < da_table_count(t->table); i++) {
+		const struct da_alias *a = da_table_get(t->table, i);
+		_cleanup_free_ char *devs = NULL;
+
+		switch (da_map_alias_state(t->map, i, NULL)) {
+		case DA_ALIAS_PRESENT:
+			present++;
+			break;
+		case DA_ALIAS_MISSING:
+			missing++;
+			da_diag_add(&diag, t->table_path, da_alias_line(a), true,
+				    "alias '%s' (%s): no such disk present", da_alias_name(a),
+				    da_alias_identity(a));
+			break;
+		case DA_ALIAS_AMBIGUOUS:
+			ambiguous++;
+			devs = matching_devices(t, a);
+			da_diag_add(&diag, t->table_path, da_alias_line(a), false,
+				    "alias '%s' (%s) matches %zu devices (%s); bind it by something unique",
+				    da_alias_name(a), da_alias_identity(a),
+				    da_map_alias_matches(t->map, i), devs ? devs : "");
+			break;
+		}
+	}
+	print_diag(&diag);
+	da_diag_clear(&diag);
+	printf("%s: %zu aliases: %zu present, %zu missing, %zu ambiguous\n", t->table_path,
+	       da_table_count(t->table), present, missing, ambiguous);
+	return ambiguous ? EXIT_FAIL : EXIT_OK;
+}

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* diskalias set, unset, rename: edits of the alias table. */
+#include <errno.h>
+#include <string.h>
+
+#include "tool.h"
+
+struct edit {
+	const char *name, *newname;
+	char **names;	/* unset: every name to remove */
+	enum da_id_kind kind;
+	const char *value;
+	bool force;
+	struct da_diag diag;
+};
+
+/* Parse a command's options; fills @force/@by. Returns -1 to go on or an exit code. */
+static int parse_edit_opts(struct tool *t, int argc, char **argv, const char *usage, bool *force,
+			   enum da_id_kind *by)
+{
+	static const struct option opts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{ "by", required_argument, NULL, 'B' },
+		GLOBAL_LONG_OPTS,
+		{},
+	};
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "f" GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (!force)
+				return usage_error(argv[0], "unrecognized option '--force'");
+			*force = true;
+			break;
+		case 'B':
+			if (!by)
+				return usage_error(argv[0], "unrecognized option '--by'");
+			*by = da_id_kind_from_name(optarg);
+			if (*by == DA_ID_INVALID)
+				return usage_error(argv[0],
+						   "--by: unknown kind '%s' (wwn, serial, id, path, uuid, label, partuuid, partlabel)",
+						   optarg);
+			break;
+		default:
+			r = tool_common_option(t, c, usage);
+			if (r >= 0)
+				return r;
+		}
+	}
+	return -1;
+}
+
+/* Run @fn on the table under its lock and report the outcome. */
+static int run_edit(struct tool *t, int (*fn)(struct da_table *, void *), struct edit *e)
+{
+	int r;
+
+	if (tool_load(t, 0) < 0)
+		return EXIT_FAIL;
+	r = da_table_edit(t->table_path, fn, e, &e->diag);
+	print_diag(&e->diag);
+	if (r < 0 && !e->diag.n)
+		errmsg("%s: %s", t->table_path, strerror(-r));
+	da_diag_clear(&e->diag);
+	return r < 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+static int edit_set(struct da_table *tb, void *data)
+{
+	struct edit *e = data;
+	const struct da_alias *a = da_table_find(tb, e->name);
+
+	if (!a)
+		return da_table_add(tb, e->name, e->kind, e->value, &e->diag);
+	if (streq(da_alias_name(a), e->name) && da_alias_kind(a) == e->kind &&
+	    da_id_value_equal(e->kind, da_alias_value(a), e->value))
+		return 0;
+	if (!e->force || !streq(da_alias_name(a), e->name)) {
+		da_diag_add(&e->diag, da_table_path(tb), da_alias_line(a), false,
+				"alias '%s' is already defined as %s%s", da_alias_name(a),
+				da_alias_identity(a),
+				streq(da_alias_name(a), e->name) ? "; use --force to rebind it" : "");
+		return -EEXIST;
+	}
+	return da_table_rebind(tb, e->name, e->kind, e->value, &e->diag);
+}
+
+/* Devices in @t that carry identity @kind @value. */
+static size_t count_matches(const struct tool *t, enum da_id_kind kind, const char *value)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < da_devlist_count(t->list); i++)
+		n += da_device_has_identity(da_devlist_get(t->list, i), kind, value);
+	return n;
+}
+
+/*
+ * The identity to bind @d by: the first kind in order (or @by) with a value
+ * no other present device shares. Disks: wwn > serial > id > path;
+ * partitions: partuuid > id > path.
+ */
+static int pick_identity(const struct tool *t, const struct da_device *d, enum da_id_kind by,
+			 struct edit *e)
+{
+	static const enum da_id_kind disk_order[] = { DA_ID_WWN, DA_ID_SERIAL, DA_ID_ID, DA_ID_PATH };
+	static const enum da_id_kind part_order[] = { DA_ID_PARTUUID, DA_ID_ID, DA_ID_PATH };
+	bool part = da_device_devtype(d) == DA_DEV_PART;
+	const enum da_id_kind *order = part ? part_order : disk_order;
+	size_t n = part ? ARRAY_SIZE(part_order) : ARRAY_SIZE(disk_order);
+	const char *shared = NULL;
+
+	if (by != DA_ID_INVALID) {
+		order = &by;
+		n = 1;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const char *v;
+
+		for (size_t i = 0; (v = da_device_identity(d, order[k], i)); i++) {
+			/* A wwn- link is the WWN again; bind by the WWN itself. */
+			if (order[k] == DA_ID_ID && by == DA_ID_INVALID && strncmp(v, "wwn-", 4) == 0)
+				continue;
+			if (count_matches(t, order[k], v) == 1) {
+				e->kind = order[k];
+				e->value = v;
+				return 0;
+			}
+			shared = shared ? shared : v;
+		}
+	}
+	if (by != DA_ID_INVALID && shared)
+		errmsg("%s: its %s '%s' is shared by %zu devices; choose another --by",
+		       da_device_kname(d), da_id_kind_name(by), shared, count_matches(t, by, shared));
+	else if (by != DA_ID_INVALID)
+		errmsg("%s: has no %s", da_device_kname(d), da_id_kind_name(by));
+	else
+		errmsg("%s: has no identity of its own to bind to (%s); name one with --by or give an IDENTITY",
+		       da_device_kname(d), part ? "partuuid, id or path" : "wwn, serial, id or path");
+	return -1;
+}
+
+static const char set_usage[] =
+	"Usage:\n"
+	" diskalias set [options] <name> <device>|<identity>\n"
+	"\n"
+	"Give a disk or partition the alias <name>. <device> is /dev/sdc, sdc, 8:32,\n"
+	"a /dev/disk/by-* path, an alias or an alias's partition name; the alias is\n"
+	"bound to its WWN, else its serial, else a by-id link, else its slot\n"
+	"(by-path). An <identity> (wwn:..., serial:..., id:..., path:..., uuid:...,\n"
+	"label:..., partuuid:..., partlabel:...) names a disk that is not there yet.\n"
+	"\n"
+	"Options:\n"
+	"     --by <kind>   bind by this kind of identity (path: the name follows the slot)\n"
+	" -f, --force       rebind an alias that is already defined\n"
+	" -h, --help        display this help\n";
+
+int cmd_set(struct tool *t, int argc, char **argv)
+{
+	enum da_id_kind by = DA_ID_INVALID;
+	struct edit e = {};
+	const char *reason, *arg;
+	int r;
+
+	r = parse_edit_opts(t, argc, argv, set_usage, &e.force, &by);
+	if (r >= 0)
+		return r;
+	if (argc - optind != 2)
+		return usage_error("set", "expected a name and a device");
+	e.name = argv[optind];
+	arg = argv[optind + 1];
+	if (da_name_check(e.name, &reason) < 0) {
+		errmsg("invalid alias name '%s': %s", e.name, reason);
+		return EXIT_FAIL;
+	}
+	if (tool_load(t, NEED_MAP) < 0)
+		return EXIT_FAIL;
+	if (da_identity_parse(arg, &e.kind, &e.value) == 0) {
+		size_t n = count_matches(t, e.kind, e.value);
+
+		if (by != DA_ID_INVALID)
+			return usage_error("set", "--by goes with a device, not an identity");
+		if (n > 1) {
+			errmsg("%s matches %zu present devices; refusing to guess", arg, n);
+			return EXIT_FAIL;
+		}
+		if (n == 0)
+			fprintf(stderr, "diskalias: note: no device with %s is present now; '%s' applies when one appears\n",
+				arg, e.name);
+	} else {
+		struct da_device *d;
+		struct da_diag diag = {};
+
+		r = da_map_lookup(t->map, arg, &diag, &d);
+		print_diag(&diag);
+		da_diag_clear(&diag);
+		if (r < 0 || pick_identity(t, d, by, &e) < 0)
+			return EXIT_FAIL;
+	}
+	return run_edit(t, edit_set, &e);
+}
+
+static int edit_unset(struct da_table *tb, void *data)
+{
+	struct edit *e = data;
+
+	return da_table_remove(tb, e->name, &e->diag);
+}
+
+static const char unset_usage[] =
+	"Usage:\n"
+	" diskalias unset <name>...\n"
+	"\n"
+	"Remove aliases from the table.\n";
+
+static int edit_unset_all(struct da_table *tb, void *data)
+{
+	struct edit *e = data;
+	/* All or nothing: the table is saved only if every name was there. */
+	for (char **names = e->names; *names; names++) {
+		int r;
+
+		e->name = *names;
+		r = edit_unset(tb, e);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int cmd_unset(struct tool *t, int argc, char **argv)
+{
+	struct edit e = {};
+	int r;
+
+	r = parse_edit_opts(t, argc, argv, unset_usage, NULL, NULL);
+	if (r >= 0)
+		return r;
+	if (optind >= argc)
+		return usage_error("unset", "expected an alias name");
+	e.names = argv + optind;
+	return run_edit(t, edit_unset_all, &e);
+}
+
+static int edit_rename(struct da_table *tb, void *data)
+{
+	struct edit *e = data;
+
+	return da_table_rename(tb, e->name, e->newname, &e->diag);
+}
+
+static const char rename_usage[] =
+	"Usage:\n"
+	" diskalias rename [options] <old> <new>\n"
+	"\n"
+	"Rename an alias, keeping what it is bound to.\n"
+	"\n"
+	"Options:\n"
+	" -f, --force   rename even while the old name is in use\n"
+	" -h, --help    display this help\n";
+
+int cmd_rename(struct tool *t, int argc, char **argv)
+{
+	struct edit e = {};
+	int r;
+
+	r = parse_edit_opts(t, argc, argv, rename_usage, &e.force, NULL);
+	if (r >= 0)
+		return r;
+	if (argc - optind != 2)
+		return usage_error("rename", "expected the old and the new name");
+	e.name = argv[optind];
+	e.newname = argv[optind + 1];
+	return run_edit(t, edit_rename, &e);
+}

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* diskalias list: disks and partitions with their aliases, lsblk style. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <libsmartcols.h>
+
+#include "tool.h"
+
+enum {
+	COL_NAME,
+	COL_ALIAS,
+	COL_ALIASES,
+	COL_IDENTITY,
+	COL_MAJMIN,
+	COL_SIZE,
+	COL_TYPE,
+	COL_MODEL,
+	COL_SERIAL,
+	COL_WWN,
+	COL_PATH,
+	COL_ID,
+	COL_RM,
+	COL_RO,
+	COL_STATE,
+	COL_DEVNODE,
+};
+
+static const struct colinfo {
+	const char *name;
+	double whint;
+	int flags;
+	int json;
+	const char *help;
+} infos[] = {
+	[COL_NAME] = { "NAME", 0.25, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, "kernel device name" },
+	[COL_ALIAS] = { "ALIAS", 0.15, 0, SCOLS_JSON_STRING, "primary alias" },
+	[COL_ALIASES] = { "ALIASES", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_ARRAY_STRING, "every alias, primary first" },
+	[COL_IDENTITY] = { "IDENTITY", 0.3, 0, SCOLS_JSON_STRING, "what the primary alias is bound to" },
+	[COL_MAJMIN] = { "MAJ:MIN", 6, 0, SCOLS_JSON_STRING, "major:minor device number" },
+	[COL_SIZE] = { "SIZE", 5, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "size of the device" },
+	[COL_TYPE] = { "TYPE", 4, 0, SCOLS_JSON_STRING, "device type" },
+	[COL_MODEL] = { "MODEL", 0.1, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "device model" },
+	[COL_SERIAL] = { "SERIAL", 0.1, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "serial number" },
+	[COL_WWN] = { "WWN", 0.1, 0, SCOLS_JSON_STRING, "world wide name" },
+	[COL_PATH] = { "PATH", 0.2, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "/dev/disk/by-path link name (the slot)" },
+	[COL_ID] = { "ID", 0.2, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "/dev/disk/by-id link name" },
+	[COL_RM] = { "RM", 1, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN, "removable device" },
+	[COL_RO] = { "RO", 1, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN, "read-only device" },
+	[COL_STATE] = { "STATE", 7, 0, SCOLS_JSON_STRING, "present, missing (an alias whose disk is absent) or ambiguous" },
+	[COL_DEVNODE] = { "DEVNODE", 10, 0, SCOLS_JSON_STRING, "device node" },
+};
+
+static const int default_cols[] = {
+	COL_NAME, COL_ALIAS, COL_MAJMIN, COL_SIZE, COL_TYPE, COL_MODEL, COL_SERIAL, COL_WWN, COL_STATE,
+};
+
+struct list_opts {
+	int cols[ARRAY_SIZE(infos) * 2];
+	size_t ncols;
+	int format;	/* 0 = tree table, or 'J', 'P', 'r' */
+	bool bytes, noheadings, all;
+};
+
+static int column_from_name(const char *s, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(infos); i++)
+		if (strlen(infos[i].name) == len && strncasecmp(infos[i].name, s, len) == 0)
+			return i;
+	return -1;
+}
+
+/* "-o NAME,ALIAS" replaces the columns, "-o +PATH" adds to the default ones. */
+static int parse_columns(struct list_opts *o, const char *arg)
+{
+	const char *s = arg;
+
+	if (*s == '+')
+		s++;
+	else
+		o->ncols = 0;
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		int col = column_from_name(s, len);
+
+		if (col < 0)
+			return usage_error("list", "unknown column '%.*s'", (int)len, s);
+		if (o->ncols < ARRAY_SIZE(o->cols))
+			o->cols[o->ncols++] = col;
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	return -1;
+}
+
+/* Sizes as lsblk prints them: powers of 1024, one rounded decimal, "3.6T". */
+static char *human_size(uint64_t bytes)
+{
+	static const char letters[] = "BKMGTPE";
+	uint64_t frac = 0, dec = bytes;
+	int exp;
+
+	for (exp = 10; exp <= 60; exp += 10)
+		if (bytes < (1ULL << exp))
+			break;
+	exp -= 10;
+	if (exp) {
+		dec = bytes >> exp;
+		frac = bytes & ((1ULL << exp) - 1);
+		frac = frac >= UINT64_MAX / 1000 ? ((frac / 1024) * 1000) / (1ULL << (exp - 10)) :
+						   (frac * 1000) / (1ULL << exp);
+		frac = (frac + 50) / 100;
+		if (frac == 10) {
+			dec++;
+			frac = 0;
+		}
+	}
+	if (frac)
+		return xasprintf("%" PRIu64 ".%" PRIu64 "%c", dec, frac, letters[exp / 10]);
+	return xasprintf("%" PRIu64 "%c", dec, letters[exp / 10]);
+}
+
+static const char *state_name(enum da_alias_state s)
+{
+	return s == DA_ALIAS_MISSING ? "missing" : s == DA_ALIAS_AMBIGUOUS ? "ambiguous" : "present";
+}
+
+static char *device_cell(const struct tool *t, const struct list_opts *o,
+			 const struct da_device *d, int col)
+{
+	const struct da_alias *a = da_map_device_alias(t->map, d, 0);
+	const char *s = NULL;
+
+	switch (col) {
+	case COL_NAME:
+		s = da_device_kname(d);
+		break;
+	case COL_ALIAS:
+		s = da_map_device_name(t->map, d, 0);
+		break;
+	case COL_ALIASES: {
+		/* One name a line: libsmartcols turns lines into a JSON array. */
+		char *all = NULL;
+
+		for (size_t i = 0; da_map_device_name(t->map, d, i); i++) {
+			char *n = xasprintf("%s%s%s", all ? all : "", all ? "\n" : "",
+					    da_map_device_name(t->map, d, i));
+
+			free(all);
+			all = n;
+		}
+		return all;
+	}
+	case COL_IDENTITY:
+		s = a ? da_alias_identity(a) : NULL;
+		break;
+	case COL_MAJMIN:
+		return xasprintf("%u:%u", da_device_major(d), da_device_minor(d));
+	case COL_SIZE:
+		return o->bytes ? xasprintf("%" PRIu64, da_device_size(d)) : human_size(da_device_size(d));
+	case COL_TYPE:
+		s = da_device_type(d);
+		break;
+	case COL_MODEL:
+		s = da_device_model(d);
+		break;
+	case COL_SERIAL:
+		s = da_device_serial(d);
+		break;
+	case COL_WWN:
+		s = da_device_wwn(d);
+		break;
+	case COL_PATH:
+		s = da_device_identity(d, DA_ID_PATH, 0);
+		break;
+	case COL_ID:
+		s = da_device_identity(d, DA_ID_ID, 0);
+		break;
+	case COL_RM:
+		s = da_device_removable(d) ? "1" : "0";
+		break;
+	case COL_RO:
+		s = da_device_readonly(d) ? "1" : "0";
+		break;
+	case COL_STATE:
+		s = "present";
+		break;
+	case COL_DEVNODE:
+		return da_devnode(da_device_kname(d));
+	}
+	return s ? strdup(s) : NULL;
+}
+
+/* A row for an alias with no single device: its name, identity and state. */
+static char *alias_cell(const struct da_alias *a, enum da_alias_state state, int col)
+{
+	switch (col) {
+	case COL_ALIAS:
+	case COL_ALIASES:
+		return strdup(da_alias_name(a));
+	case COL_IDENTITY:
+		return strdup(da_alias_identity(a));
+	case COL_WWN:
+	case COL_SERIAL:
+	case COL_PATH:
+	case COL_ID: {
+		static const enum da_id_kind kinds[] = {
+			[COL_WWN] = DA_ID_WWN, [COL_SERIAL] = DA_ID_SERIAL,
+			[COL_PATH] = DA_ID_PATH, [COL_ID] = DA_ID_ID,
+		};
+
+		return da_alias_kind(a) == kinds[col] ? strdup(da_alias_value(a)) : NULL;
+	}
+	case COL_STATE:
+		return strdup(state_name(state));
+	default:
+		return NULL;
+	}
+}
+
+static int set_cells(struct libscols_line *ln, const struct list_opts *o,
+		     char *(*cell)(const void *a, const void *b, int col), const void *a, const void *b)
+{
+	for (size_t i = 0; i < o->ncols; i++) {
+		char *v = cell(a, b, o->cols[i]);
+
+		if (v && scols_line_refer_data(ln, i, v) < 0) {
+			free(v);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct dev_cell_args {
+	const struct tool *t;
+	const struct list_opts *o;
+};
+
+static char *dev_cell_cb(const void *a, const void *b, int col)
+{
+	const struct dev_cell_args *x = a;
+
+	return device_cell(x->t, x->o, b, col);
+}
+
+static char *alias_cell_cb(const void *a, const void *b, int col)
+{
+	return alias_cell(a, *(const enum da_alias_state *)b, col);
+}
+
+/* Devices users list: not unused loop devices, not RAM disks, unless --all. */
+static bool shown(const struct da_device *d, const struct list_opts *o)
+{
+	if (o->all)
+		return true;
+	return da_device_size(d) > 0 && da_device_major(d) != 1;
+}
+
+static int fill_table(struct tool *t, const struct list_opts *o, struct libscols_table *tb)
+{
+	struct dev_cell_args args = { t, o };
+	struct libscols_line *parent = NULL;
+
+	for (size_t i = 0; i < da_devlist_count(t->list); i++) {
+		struct da_device *d = da_devlist_get(t->list, i);
+		struct libscols_line *ln;
+		bool part = da_device_parent(d) != NULL;
+
+		if (!shown(d, o))
+			continue;
+		ln = scols_table_new_line(tb, part && o->format != 'P' && o->format != 'r' ? parent : NULL);
+		if (!ln || set_cells(ln, o, dev_cell_cb, &args, d) < 0)
+			return -1;
+		if (!part)
+			parent = ln;
+	}
+	for (size_t i = 0; i < da_table_count(t->table); i++) {
+		enum da_alias_state s = da_map_alias_state(t->map, i, NULL);
+		struct libscols_line *ln;
+
+		if (s == DA_ALIAS_PRESENT)
+			continue;
+		ln = scols_table_new_line(tb, NULL);
+		if (!ln || set_cells(ln, o, alias_cell_cb, da_table_get(t->table, i), &s) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int print_list(struct tool *t, const struct list_opts *o)
+{
+	struct libscols_table *tb = scols_new_table();
+	int r = -1;
+
+	if (!tb)
+		return -1;
+	scols_table_set_name(tb, "blockdevices");
+	scols_table_enable_noheadings(tb, o->noheadings);
+	if (o->format == 'J')
+		scols_table_enable_json(tb, 1);
+	else if (o->format == 'P')
+		scols_table_enable_export(tb, 1);
+	else if (o->format == 'r')
+		scols_table_enable_raw(tb, 1);
+	for (size_t i = 0; i < o->ncols; i++) {
+		const struct colinfo *ci = &infos[o->cols[i]];
+		int flags = ci->flags;
+		struct libscols_column *cl;
+
+		/* The tree is drawn on NAME in the table and nests children in JSON. */
+		if (o->cols[i] == COL_NAME && (o->format == 0 || o->format == 'J'))
+			flags |= SCOLS_FL_TREE;
+		cl = scols_table_new_column(tb, ci->name, ci->whint, flags);
+		if (!cl)
+			goto out;
+		if (o->format == 'J') {
+			int json = ci->json;
+
+			if (o->cols[i] == COL_SIZE && o->bytes)
+				json = SCOLS_JSON_NUMBER;
+			scols_column_set_json_type(cl, json);
+		}
+	}
+	if (fill_table(t, o, tb) < 0)
+		goto out;
+	r = scols_print_table(tb);
+out:
+	scols_unref_table(tb);
+	return r;
+}
+
+static const char list_usage[] =
+	"Usage:\n"
+	" diskalias list [options]\n"
+	"\n"
+	"List disks and partitions with their aliases and identities, and aliases\n"
+	"whose disk is not present.\n"
+	"\n"
+	"Options:\n"
+	" -o, --output <list>   columns to print (-o +COL adds to the default)\n"
+	" -J, --json            JSON output\n"
+	" -P, --pairs           KEY=\"value\" output\n"
+	" -r, --raw             raw output\n"
+	" -n, --noheadings      don't print headings\n"
+	" -b, --bytes           print SIZE in bytes\n"
+	" -a, --all             also list empty devices\n"
+	" -h, --help            display this help\n"
+	"\n"
+	"Columns: NAME ALIAS ALIASES IDENTITY MAJ:MIN SIZE TYPE MODEL SERIAL WWN PATH\n"
+	"         ID RM RO STATE DEVNODE\n";
+
+int cmd_list(struct tool *t, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "pairs", no_argument, NULL, 'P' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "noheadings", no_argument, NULL, 'n' },
+		{ "bytes", no_argument, NULL, 'b' },
+		{ "all", no_argument, NULL, 'a' },
+		GLOBAL_LONG_OPTS,
+		{},
+	};
+	struct list_opts o = {};
+	int c, r;
+
+	memcpy(o.cols, default_cols, sizeof(default_cols));
+	o.ncols = ARRAY_SIZE(default_cols);
+	while ((c = getopt_long(argc, argv, "o:JPrnba" GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			r = parse_columns(&o, optarg);
+			if (r >= 0)
+				return r;
+			break;
+		case 'J':
+		case 'P':
+		case 'r':
+			if (o.format && o.format != c)
+				return usage_error("list", "--json, --pairs and --raw are mutually exclusive");
+			o.format = c;
+			break;
+		case 'n':
+			o.noheadings = true;
+			break;
+		case 'b':
+			o.bytes = true;
+			break;
+		case 'a':
+			o.all = true;
+			break;
+		default:
+			r = tool_common_option(t, c, list_usage);
+			if (r >= 0)
+				return r;
+		}
+	}
+	if (optind < argc)
+		return usage_error("list", "unexpected argument '%s'", argv[optind]);
+	if (tool_load(t, NEED_MAP) < 0)
+		return EXIT_FAIL;
+	if (print_list(t, &o) < 0) {
+		errmsg("cannot print the list");
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* diskalias resolve and name: from aliases to device nodes and back. */
+#include <stdlib.h>
+
+#include "tool.h"
+
+static int parse_query_opts(struct tool *t, int argc, char **argv, const char *usage)
+{
+	static const struct option opts[] = { GLOBAL_LONG_OPTS, {} };
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
+		r = tool_common_option(t, c, usage);
+		if (r >= 0)
+			return r;
+	}
+	if (optind >= argc)
+		return usage_error(argv[0], "expected at least one name");
+	return -1;
+}
+
+/*
+ * Look up every argument and print what @show makes of its device; an
+ * argument that fails is reported and the rest still printed.
+ */
+static int query(struct tool *t, int argc, char **argv, const char *usage,
+		 int (*show)(struct tool *t, const char *arg, struct da_device *d))
+{
+	int r, ret = EXIT_OK;
+
+	r = parse_query_opts(t, argc, argv, usage);
+	if (r >= 0)
+		return r;
+	if (tool_load(t, NEED_MAP) < 0)
+		return EXIT_FAIL;
+	for (int i = optind; i < argc; i++) {
+		struct da_diag diag = {};
+		struct da_device *d;
+
+		r = da_map_lookup(t->map, argv[i], &diag, &d);
+		print_diag(&diag);
+		da_diag_clear(&diag);
+		if (r < 0 || show(t, argv[i], d) < 0)
+			ret = EXIT_FAIL;
+	}
+	return ret;
+}
+
+static int show_node(struct tool *t, const char *arg, struct da_device *d)
+{
+	char *node = da_devnode(da_device_kname(d));
+
+	if (!node)
+		return -1;
+	puts(node);
+	free(node);
+	return 0;
+}
+
+static int show_name(struct tool *t, const char *arg, struct da_device *d)
+{
+	const char *name = da_map_device_name(t->map, d, 0);
+
+	if (!name) {
+		errmsg("%s: no alias", arg);
+		return -1;
+	}
+	puts(name);
+	return 0;
+}
+
+int cmd_resolve(struct tool *t, int argc, char **argv)
+{
+	return query(t, argc, argv,
+		     "Usage:\n"
+		     " diskalias resolve <name>...\n"
+		     "\n"
+		     "Print the device node (/dev/sdc, /dev/sdc1) of each alias or partition name.\n",
+		     show_node);
+}
+
+int cmd_name(struct tool *t, int argc, char **argv)
+{
+	return query(t, argc, argv,
+		     "Usage:\n"
+		     " diskalias name <device>...\n"
+		     "\n"
+		     "Print the primary alias of each device (/dev/sdc, sdc, 8:32, a /dev/disk/by-*\n"
+		     "path); partitions get their disk's alias with the partition suffix (bay07p1).\n",
+		     show_name);
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Loading the table and the devices, and saying what went wrong. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+void errmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("diskalias: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("diskalias: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'diskalias %s%s--help' for more information.\n", cmd ? cmd : "",
+		cmd ? " " : "");
+	return EXIT_USAGE;
+}
+
+void print_diag(const struct da_diag *diag)
+{
+	for (size_t i = 0; diag && i < diag->n; i++) {
+		const struct da_problem *p = &diag->v[i];
+
+		fputs("diskalias: ", stderr);
+		if (p->file && p->line)
+			fprintf(stderr, "%s:%u: ", p->file, p->line);
+		else if (p->file)
+			fprintf(stderr, "%s: ", p->file);
+		fprintf(stderr, "%s%s\n", p->warning ? "warning: " : "", p->msg);
+	}
+}
+
+int tool_common_option(struct tool *t, int c, const char *usage)
+{
+	switch (c) {
+	case OPT_CONFIG:
+		t->config = optarg;
+		return -1;
+	case OPT_SYSROOT:
+		t->root = optarg;
+		return -1;
+	case 'h':
+		fputs(usage, stdout);
+		return EXIT_OK;
+	default:
+		/* getopt printed what was wrong. */
+		fprintf(stderr, "Try 'diskalias --help' for more information.\n");
+		return EXIT_USAGE;
+	}
+}
+
+static int load_ctx(struct tool *t)
+{
+	int r;
+
+	if (t->ctx)
+		return 0;
+	r = da_ctx_new(t->root, &t->ctx);
+	if (r < 0) {
+		errmsg("%s: cannot use as root: %s", t->root ? t->root : "/", strerror(-r));
+		return -1;
+	}
+	if (t->config)
+		t->table_path = strdup(t->config);
+	else if (getenv("DISKALIAS_CONFIG") && *getenv("DISKALIAS_CONFIG"))
+		t->table_path = strdup(getenv("DISKALIAS_CONFIG"));
+	else
+		t->table_path = da_ctx_default_table(t->ctx);
+	if (!t->table_path) {
+		errmsg("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int tool_load(struct tool *t, unsigned int need)
+{
+	struct da_diag diag = {};
+	int r = 0;
+
+	if (load_ctx(t) < 0)
+		return -1;
+	if ((need & NEED_TABLE) && !t->table) {
+		r = da_table_load(t->table_path, &diag, &t->table);
+		if (r < 0 && !diag.n)
+			errmsg("%s: %s", t->table_path, strerror(-r));
+	}
+	if (r >= 0 && (need & NEED_DEVICES) && !t->list) {
+		r = da_devlist_scan(t->ctx, &diag, &t->list);
+		if (r < 0 && !diag.n)
+			errmsg("cannot read block devices: %s", strerror(-r));
+	}
+	if (r >= 0 && (need & NEED_MAP) == NEED_MAP && !t->map) {
+		r = da_map_new(t->table, t->list, &t->map);
+		if (r < 0)
+			errmsg("%s", strerror(-r));
+	}
+	print_diag(&diag);
+	da_diag_clear(&diag);
+	return r < 0 ? -1 : 0;
+}
+
+void tool_done(struct tool *t)
+{
+	da_map_free(t->map);
+	da_devlist_free(t->list);
+	da_table_free(t->table);
+	da_ctx_unref(t->ctx);
+	free(t->table_path);
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What the diskalias commands share: loading, messages, exit codes. */
+#ifndef DISKALIAS_TOOL_H
+#define DISKALIAS_TOOL_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include <diskalias.h>
+#include "util.h"
+
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,
+	EXIT_USAGE = 2,
+};
+
+/* What a command needs loaded before it runs. */
+enum {
+	NEED_TABLE = 1 << 0,
+	NEED_DEVICES = 1 << 1,
+	NEED_MAP = NEED_TABLE | NEED_DEVICES | 1 << 2,
+};
+
+struct tool {
+	const char *root;	/* --sysroot, or NULL */
+	const char *config;	/* -c, or NULL for the default */
+	char *table_path;
+	struct da_ctx *ctx;
+	struct da_table *table;
+	struct da_devlist *list;
+	struct da_map *map;
+};
+
+/* Global options every command also accepts after its name. */
+enum {
+	OPT_SYSROOT = 0x100,
+	OPT_CONFIG = 'c',
+};
+#define GLOBAL_LONG_OPTS \
+	{ "config", required_argument, NULL, OPT_CONFIG }, \
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT }, \
+	{ "help", no_argument, NULL, 'h' }
+#define GLOBAL_SHORT_OPTS "c:h"
+
+/*
+ * Handle a global option or an unknown one for a command's getopt loop.
+ * Returns -1 when the option was consumed, else the exit code to leave with.
+ */
+int tool_common_option(struct tool *t, int c, const char *usage);
+/* The usage error: "diskalias: MSG" and a hint; returns EXIT_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
+void print_diag(const struct da_diag *diag);
+/* Print "diskalias: " + message to stderr. */
+void errmsg(const char *fmt, ...) _printf_(1, 2);
+
+/* Load what @need says. On failure the reason is printed; returns -1. */
+int tool_load(struct tool *t, unsigned int need);
+void tool_done(struct tool *t);
+
+int cmd_list(struct tool *t, int argc, char **argv);
+int cmd_set(struct tool *t, int argc, char **argv);
+int cmd_unset(struct tool *t, int argc, char **argv);
+int cmd_rename(struct tool *t, int argc, char **argv);
+int cmd_resolve(struct tool *t, int argc, char **argv);
+int cmd_name(struct tool *t, int argc, char **argv);
+int cmd_check(struct tool *t, int argc, char **argv);
+
+#endif
