@@ -1,0 +1,52 @@
+# The front door: make, make check, make run, make install, make bench.
+# meson does the building; this file only names the usual entry points.
+BUILDDIR ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
+MESON_OPTS ?=
+
+.PHONY: all deps check run install uninstall kernel-check system-check bench asan-check clean
+
+all: $(BUILDDIR)/build.ninja
+	ninja -C $(BUILDDIR)
+
+deps:
+	@scripts/install-deps build
+
+$(BUILDDIR)/build.ninja: | deps
+	meson setup $(BUILDDIR) --prefix=$(PREFIX) $(MESON_OPTS)
+
+# Every fast suite: unit, golden CLI tests on the fixture machines, fuzz smoke.
+check: deps all
+	meson test -C $(BUILDDIR) --no-suite slow --print-errorlogs
+
+# The main job: the disks of this machine with their aliases.
+run: all
+	$(BUILDDIR)/src/diskalias list
+
+install: all
+	meson install -C $(BUILDDIR) $(if $(DESTDIR),--destdir $(DESTDIR))
+
+# The kernel patch series, built and tested under QEMU.
+kernel-check:
+	@scripts/install-deps kernel
+	$(MAKE) -C kernel check
+
+# udev rules and the helper in a real guest with real systemd-udevd.
+system-check: all
+	@scripts/install-deps system
+	tests/system/run-all
+
+bench: all
+	@scripts/install-deps bench
+	bench/run
+
+# The test suites again, built with AddressSanitizer and UndefinedBehaviorSanitizer.
+asan-check: deps
+	@test -f build-asan/build.ninja || meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false $(MESON_OPTS)
+	ninja -C build-asan
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		meson test -C build-asan --no-suite slow --print-errorlogs
+
+clean:
+	rm -rf $(BUILDDIR) build-asan
