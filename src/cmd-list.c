@@ -36,7 +36,7 @@ static const struct colinfo {
 } infos[] = {
 	[COL_NAME] = { "NAME", 0.25, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, "kernel device name" },
 	[COL_ALIAS] = { "ALIAS", 0.15, 0, SCOLS_JSON_STRING, "primary alias" },
-	[COL_ALIASES] = { "ALIASES", 0.2, SCOLS_FL_WRAP, SCOLS_JSON_ARRAY_STRING, "every alias, primary first" },
+	[COL_ALIASES] = { "ALIASES", 0.2, 0, SCOLS_JSON_ARRAY_STRING, "every alias, primary first" },
 	[COL_IDENTITY] = { "IDENTITY", 0.3, 0, SCOLS_JSON_STRING, "what the primary alias is bound to" },
 	[COL_MAJMIN] = { "MAJ:MIN", 6, 0, SCOLS_JSON_STRING, "major:minor device number" },
 	[COL_SIZE] = { "SIZE", 5, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "size of the device" },
@@ -46,8 +46,8 @@ static const struct colinfo {
 	[COL_WWN] = { "WWN", 0.1, 0, SCOLS_JSON_STRING, "world wide name" },
 	[COL_PATH] = { "PATH", 0.2, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "/dev/disk/by-path link name (the slot)" },
 	[COL_ID] = { "ID", 0.2, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "/dev/disk/by-id link name" },
-	[COL_RM] = { "RM", 1, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN, "removable device" },
-	[COL_RO] = { "RO", 1, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN, "read-only device" },
+	[COL_RM] = { "RM", 1, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN_OPTIONAL, "removable device" },
+	[COL_RO] = { "RO", 1, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN_OPTIONAL, "read-only device" },
 	[COL_STATE] = { "STATE", 7, 0, SCOLS_JSON_STRING, "present, missing (an alias whose disk is absent) or ambiguous" },
 	[COL_DEVNODE] = { "DEVNODE", 10, 0, SCOLS_JSON_STRING, "device node" },
 };
@@ -141,11 +141,12 @@ static char *device_cell(const struct tool *t, const struct list_opts *o,
 		s = da_map_device_name(t->map, d, 0);
 		break;
 	case COL_ALIASES: {
-		/* One name a line: libsmartcols turns lines into a JSON array. */
+		/* For JSON one name a line, which libsmartcols makes an array. */
+		const char *sep = o->format == 'J' ? "\n" : ",";
 		char *all = NULL;
 
 		for (size_t i = 0; da_map_device_name(t->map, d, i); i++) {
-			char *n = xasprintf("%s%s%s", all ? all : "", all ? "\n" : "",
+			char *n = xasprintf("%s%s%s", all ? all : "", all ? sep : "",
 					    da_map_device_name(t->map, d, i));
 
 			free(all);
@@ -316,6 +317,9 @@ static int print_list(struct tool *t, const struct list_opts *o)
 		cl = scols_table_new_column(tb, ci->name, ci->whint, flags);
 		if (!cl)
 			goto out;
+		if (o->format == 'J' && o->cols[i] == COL_ALIASES)
+			scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize, scols_wrapnl_nextchunk,
+						  NULL);
 		if (o->format == 'J') {
 			int json = ci->json;
 
