@@ -314,6 +314,8 @@ static int print_list(struct tool *t, const struct list_opts *o)
 		/* The tree is drawn on NAME in the table and nests children in JSON. */
 		if (o->cols[i] == COL_NAME && (o->format == 0 || o->format == 'J'))
 			flags |= SCOLS_FL_TREE;
+		if (o->cols[i] == COL_ALIASES && o->format == 'J')
+			flags |= SCOLS_FL_WRAP;
 		cl = scols_table_new_column(tb, ci->name, ci->whint, flags);
 		if (!cl)
 			goto out;
