@@ -584,7 +584,8 @@ static int table_splice(struct da_table *t, size_t idx, const char *repl, const 
 		const char *s = i == idx ? repl : t->lines[i].text;
 		size_t l = i == idx ? (repl ? strlen(repl) : 0) : t->lines[i].len;
 
-		memcpy(o, s, l);
+		if (l)
+			memcpy(o, s, l);
 		o += l;
 	}
 	if (append) {
