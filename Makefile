@@ -25,6 +25,7 @@ run: all
 	$(BUILDDIR)/src/diskalias list
 
 install: all
+	meson configure $(BUILDDIR) --prefix=$(PREFIX) >/dev/null
 	meson install -C $(BUILDDIR) $(if $(DESTDIR),--destdir $(DESTDIR))
 
 # The kernel patch series, built and tested under QEMU.

@@ -1,1 +1,307 @@
-int main(void){return 0;}
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Discovery and matching on a small machine tree built here with the shapes
+ * a real kernel shows (SCSI disks under a PCI HBA, VPD pages, udev links and
+ * database). Linked against the shared library, so it also proves the
+ * exported symbols are enough for a tool.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include <diskalias.h>
+
+static char root[PATH_MAX];
+
+#define HBA "sys/devices/pci0000:00/0000:00:10.0/host2"
+
+static void mkparents(const char *path)
+{
+	char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(buf, 0755);
+		*p = '/';
+	}
+}
+
+static void put(const char *rel, const char *content, size_t len)
+{
+	char path[2 * PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	mkparents(path);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(content, 1, len, f), len);
+	fclose(f);
+}
+
+static void attr(const char *dir, const char *name, const char *value)
+{
+	char rel[PATH_MAX], line[512];
+
+	snprintf(rel, sizeof(rel), "%s/%s", dir, name);
+	snprintf(line, sizeof(line), "%s\n", value);
+	put(rel, line, strlen(line));
+}
+
+/* A relative symlink at @rel pointing at @target (both relative to the root), as sysfs makes them. */
+static void link_to(const char *rel, const char *target)
+{
+	char path[2 * PATH_MAX], up[PATH_MAX] = "";
+	const char *a = rel, *b = target;
+
+	/* Skip the directories both share, then climb out of the rest of @rel's. */
+	for (;;) {
+		const char *sa = strchr(a, '/'), *sb = strchr(b, '/');
+
+		if (!sa || !sb || sa - a != sb - b || strncmp(a, b, sa - a) != 0)
+			break;
+		a = sa + 1;
+		b = sb + 1;
+	}
+	for (const char *p = a; (p = strchr(p, '/')); p++)
+		strcat(up, "../");
+	strcat(up, b);
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	mkparents(path);
+	assert_int_equal(symlink(up, path), 0);
+}
+
+static void scsi_disk(unsigned int target, const char *kname, unsigned int minor, const char *wwid,
+		      const char *serial, int parts)
+{
+	char sdev[256], blk[256], part[256], pname[32], dev[32], vpd[64];
+	size_t n = strlen(serial);
+
+	snprintf(sdev, sizeof(sdev), HBA "/target2:0:%u/2:0:%u:0", target, target);
+	attr(sdev, "vendor", "SEAGATE ");
+	attr(sdev, "model", "ST4000NM0023    ");
+	attr(sdev, "wwid", wwid);
+	vpd[0] = 0;
+	vpd[1] = (char)0x80;
+	vpd[2] = 0;
+	vpd[3] = (char)(n + 4);
+	memcpy(vpd + 4, "    ", 4);
+	memcpy(vpd + 8, serial, n);
+	snprintf(blk, sizeof(blk), "%s/vpd_pg80", sdev);
+	put(blk, vpd, n + 8);
+	snprintf(blk, sizeof(blk), "%s/subsystem", sdev);
+	link_to(blk, "sys/bus/scsi");
+	snprintf(blk, sizeof(blk), "%s/block/%s", sdev, kname);
+	snprintf(dev, sizeof(dev), "8:%u", minor);
+	attr(blk, "dev", dev);
+	attr(blk, "size", "7814037168");
+	attr(blk, "removable", "0");
+	attr(blk, "ro", "0");
+	snprintf(part, sizeof(part), "%s/device", blk);
+	link_to(part, sdev);
+	snprintf(part, sizeof(part), "%s/subsystem", blk);
+	link_to(part, "sys/class/block");
+	snprintf(part, sizeof(part), "sys/class/block/%s", kname);
+	link_to(part, blk);
+	for (int i = 1; i <= parts; i++) {
+		snprintf(pname, sizeof(pname), "%s%d", kname, i);
+		snprintf(part, sizeof(part), "%s/%s", blk, pname);
+		snprintf(dev, sizeof(dev), "8:%u", minor + i);
+		attr(part, "dev", dev);
+		attr(part, "partition", i == 1 ? "1" : "2");
+		attr(part, "size", "2048");
+		snprintf(sdev, sizeof(sdev), "sys/class/block/%s", pname);
+		link_to(sdev, part);
+	}
+}
+
+static int setup(void **state)
+{
+	snprintf(root, sizeof(root), "/tmp/da-map-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	put("sys/bus/scsi/.keep", "", 0);
+	put("sys/bus/pci/.keep", "", 0);
+	link_to("sys/devices/pci0000:00/0000:00:10.0/subsystem", "sys/bus/pci");
+	scsi_disk(3, "sdc", 32, "naa.5000c500a1b2c3d4", "Z1Z2ABCD", 2);
+	scsi_disk(4, "sdd", 48, "naa.5000c500a1b2c3d5", "DUP", 0);
+	scsi_disk(5, "sde", 64, "naa.5000c500a1b2c3d6", "DUP", 0);
+	link_to("dev/disk/by-id/wwn-0x5000c500a1b2c3d4", "dev/sdc");
+	link_to("dev/disk/by-path/pci-0000:00:10.0-scsi-0:0:3:0", "dev/sdc");
+	link_to("dev/disk/by-partuuid/1234-02", "dev/sdc2");
+	put("run/udev/data/b8:34", "S:disk/by-partuuid/1234-02\nE:ID_PART_ENTRY_UUID=1234-02\nE:ID_FS_LABEL=data\n",
+	    strlen("S:disk/by-partuuid/1234-02\nE:ID_PART_ENTRY_UUID=1234-02\nE:ID_FS_LABEL=data\n"));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd);
+}
+
+static struct da_devlist *scan(struct da_diag *diag)
+{
+	struct da_devlist *l = NULL;
+	struct da_ctx *ctx;
+
+	assert_int_equal(da_ctx_new(root, &ctx), 0);
+	assert_int_equal(da_devlist_scan(ctx, diag, &l), 0);
+	da_ctx_unref(ctx);
+	return l;
+}
+
+static void test_discovery(void **state)
+{
+	struct da_diag diag = {};
+	struct da_devlist *l = scan(&diag);
+	struct da_device *d;
+
+	assert_int_equal(diag.n, 0);
+	assert_int_equal(da_devlist_count(l), 5);
+	assert_string_equal(da_device_kname(da_devlist_get(l, 0)), "sdc");
+	assert_string_equal(da_device_kname(da_devlist_get(l, 1)), "sdc1");
+	assert_string_equal(da_device_kname(da_devlist_get(l, 2)), "sdc2");
+	assert_string_equal(da_device_kname(da_devlist_get(l, 3)), "sdd");
+	d = da_devlist_find_kname(l, "sdc");
+	assert_string_equal(da_device_model(d), "ST4000NM0023");
+	assert_string_equal(da_device_serial(d), "Z1Z2ABCD");
+	assert_string_equal(da_device_wwn(d), "0x5000c500a1b2c3d4");
+	assert_string_equal(da_device_type(d), "disk");
+	assert_true(da_device_size(d) == 7814037168ULL * 512);
+	assert_string_equal(da_device_identity(d, DA_ID_PATH, 0), "pci-0000:00:10.0-scsi-0:0:3:0");
+	d = da_devlist_find_kname(l, "sdc2");
+	assert_ptr_equal(da_device_parent(d), da_devlist_find_kname(l, "sdc"));
+	assert_int_equal(da_device_partno(d), 2);
+	assert_string_equal(da_device_type(d), "part");
+	assert_true(da_device_has_identity(d, DA_ID_PARTUUID, "1234-02"));
+	assert_true(da_device_has_identity(d, DA_ID_LABEL, "data"));
+	/* A partition is never its disk's WWN or serial. */
+	assert_null(da_device_identity(d, DA_ID_WWN, 0));
+	assert_ptr_equal(da_devlist_find_devnum(l, 8, 33), da_devlist_find_kname(l, "sdc1"));
+	assert_ptr_equal(da_devlist_find_link(l, "/dev/disk/by-partuuid/1234-02"), d);
+	da_devlist_free(l);
+}
+
+static const char table[] =
+	"alias bay07 wwn:naa.5000C500A1B2C3D4\n"
+	"alias dup serial:DUP\n"
+	"alias gone wwn:0x1\n"
+	"alias data partuuid:1234-02\n"
+	"alias front path:pci-0000:00:10.0-scsi-0:0:3:0\n";
+
+static void expect(const struct da_map *m, const char *arg, int err, const char *kname)
+{
+	struct da_diag diag = {};
+	struct da_device *d = NULL;
+	int r = da_map_lookup(m, arg, &diag, &d);
+
+	if (r != err)
+		fail_msg("%s: %d, want %d", arg, r, err);
+	if (kname)
+		assert_string_equal(da_device_kname(d), kname);
+	else
+		assert_int_equal(diag.n, 1);
+	da_diag_clear(&diag);
+}
+
+static void test_matching(void **state)
+{
+	struct da_devlist *l = scan(NULL);
+	struct da_table *t = NULL;
+	struct da_device *d = NULL;
+	struct da_map *m = NULL;
+
+	assert_int_equal(da_table_parse("t", table, strlen(table), NULL, &t), 0);
+	assert_int_equal(da_map_new(t, l, &m), 0);
+	assert_int_equal(da_map_alias_state(m, 0, &d), DA_ALIAS_PRESENT);
+	assert_string_equal(da_device_kname(d), "sdc");
+	assert_int_equal(da_map_alias_state(m, 1, NULL), DA_ALIAS_AMBIGUOUS);
+	assert_int_equal(da_map_alias_matches(m, 1), 2);
+	assert_int_equal(da_map_alias_state(m, 2, NULL), DA_ALIAS_MISSING);
+
+	/* Names of a device: its own aliases in table order, then its disk's partition names. */
+	d = da_devlist_find_kname(l, "sdc");
+	assert_string_equal(da_map_device_name(m, d, 0), "bay07");
+	assert_string_equal(da_map_device_name(m, d, 1), "front");
+	assert_null(da_map_device_name(m, d, 2));
+	d = da_devlist_find_kname(l, "sdc2");
+	assert_string_equal(da_map_device_name(m, d, 0), "data");
+	assert_string_equal(da_map_device_name(m, d, 1), "bay07p2");
+	assert_string_equal(da_map_device_name(m, d, 2), "front2");
+	assert_null(da_map_device_name(m, da_devlist_find_kname(l, "sdd"), 0));
+
+	expect(m, "/dev/sdc", 0, "sdc");
+	expect(m, "sdc1", 0, "sdc1");
+	expect(m, "8:33", 0, "sdc1");
+	expect(m, "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4", 0, "sdc");
+	expect(m, "bay07", 0, "sdc");
+	expect(m, "BAY07", 0, "sdc");
+	expect(m, "bay07p2", 0, "sdc2");
+	expect(m, "front1", 0, "sdc1");
+	expect(m, "/dev/disk/by-alias/bay07p1", 0, "sdc1");
+	expect(m, "data", 0, "sdc2");
+	expect(m, "bay07p9", -ENODEV, NULL);
+	expect(m, "gone", -ENODEV, NULL);
+	expect(m, "gone1", -ENODEV, NULL);
+	expect(m, "dup", -ENOTUNIQ, NULL);
+	expect(m, "nothing", -ENOENT, NULL);
+	expect(m, "/dev/sdz", -ENOENT, NULL);
+	expect(m, "9:9", -ENOENT, NULL);
+	expect(m, "/dev/disk/by-id/none", -ENOENT, NULL);
+	da_map_free(m);
+	da_table_free(t);
+	da_devlist_free(l);
+}
+
+static void test_broken_tree(void **state)
+{
+	char path[PATH_MAX + 64];
+	struct da_devlist *l = NULL;
+	struct da_diag diag = {};
+	struct da_ctx *ctx;
+
+	/* An entry without a readable dev attribute is skipped, with a warning. */
+	snprintf(path, sizeof(path), "%s/" HBA "/target2:0:4/2:0:4:0/block/sdd/dev", root);
+	assert_int_equal(unlink(path), 0);
+	l = scan(&diag);
+	assert_int_equal(da_devlist_count(l), 4);
+	assert_int_equal(diag.n, 1);
+	assert_true(diag.v[0].warning);
+	assert_non_null(strstr(diag.v[0].msg, "no readable 'dev' attribute"));
+	da_diag_clear(&diag);
+	da_devlist_free(l);
+
+	/* A root with no block class at all is an error that says where. */
+	assert_int_equal(da_ctx_new("/tmp", &ctx), 0);
+	l = NULL;
+	assert_int_equal(da_devlist_scan(ctx, &diag, &l), -ENOENT);
+	assert_null(l);
+	assert_string_equal(diag.v[0].file, "/tmp/sys/class/block");
+	da_diag_clear(&diag);
+	da_ctx_unref(ctx);
+	assert_int_equal(da_ctx_new("/nonexistent-root", &ctx), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_discovery),
+		cmocka_unit_test(test_matching),
+		cmocka_unit_test(test_broken_tree),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
