@@ -1,4 +1,7 @@
-# Test 2: kernel messages about a failing disk name its alias. Runs on the
+# Test 2: kernel messages about a failing disk name its alias: a
+# scsi_debug disk with a medium error at sector 4660 (sd and SCSI command
+# messages, block layer errors, buffer I/O errors on its partition) and a
+# virtio disk whose sector 4660 QEMU's blkdebug fails with EIO. Runs on the
 # patched kernel (with and without an alias) and on the unpatched one, and
 # prints the error lines of each case between "== CASE" markers for the
 # host to compare: against kernel/tests/expected/ and across kernels.
@@ -35,14 +38,33 @@ read_errors() { # read_errors CASE: a failing read of the disk, of partition 1
 	sleep 5
 }
 
+virtio_errors() { # virtio_errors CASE: a failing read of the virtio disk
+	[ -e /sys/block/vda ] || { not_ok "no virtio disk vda"; return; }
+	klog_mark
+	dd if=/dev/vda of=/dev/null bs=512 skip=4660 count=1 2>/dev/null &&
+		not_ok "$1: reading sector 4660 of vda succeeded"
+	sleep 1
+	echo "== $1 virtio"
+	error_lines
+	echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
+	sleep 5
+}
+
 if [ -e $A ]; then
 	echo bay07 >$A
+	echo bay08 >/sys/block/vda/alias
 	read_errors alias-bay07
+	virtio_errors alias-bay07
 	echo dblog >$A
+	echo vlog >/sys/block/vda/alias
 	read_errors alias-dblog
+	virtio_errors alias-dblog
 	echo >$A
+	echo >/sys/block/vda/alias
 	read_errors no-alias
+	virtio_errors no-alias
 else
 	read_errors unpatched
+	virtio_errors unpatched
 fi
 finish
