@@ -72,6 +72,17 @@ char *da_ctx_default_table(const struct da_ctx *ctx);
 /* The device node of kernel name @kname as the machine names it ("/dev/sdc"). Caller frees. */
 char *da_devnode(const char *kname);
 
+/* Files of the machine a context reads. */
+enum da_ctx_file {
+	DA_FILE_PARTITIONS,	/* proc/partitions */
+	DA_FILE_DISKSTATS,	/* proc/diskstats */
+	DA_FILE_UPTIME,		/* proc/uptime */
+	DA_FILE_KMSG,		/* dev/kmsg, the kernel log */
+};
+
+/* The path of @file under the context's root. Caller frees; NULL without memory. */
+char *da_ctx_path(const struct da_ctx *ctx, enum da_ctx_file file);
+
 /* -------------------------------------------------------------------------
  * Alias names (SPEC section 2)
  */
@@ -231,6 +242,8 @@ const char *da_device_serial(const struct da_device *dev);
 const char *da_device_wwn(const struct da_device *dev);
 /* The device-mapper name (vg0-data), or NULL. */
 const char *da_device_dm_name(const struct da_device *dev);
+/* The SCSI address H:C:T:L of a SCSI disk ("2:0:3:0", as in "sd 2:0:3:0: [sdc]"), or NULL. */
+const char *da_device_hctl(const struct da_device *dev);
 /*
  * The @i-th value the device has for identity @kind (several for id and
  * path), or NULL past the last. Owned by the device.
@@ -286,6 +299,62 @@ int da_map_lookup(const struct da_map *map, const char *arg, struct da_diag *dia
 /* The alias @name names (an alias, or for a partition name its disk's alias); NULL if none. */
 const struct da_alias *da_map_find_alias(const struct da_map *map, const char *name,
 					 unsigned int *ret_partno);
+
+/* -------------------------------------------------------------------------
+ * Rewriting text: kernel names to aliases, and back.
+ *
+ * Names are found as whole tokens: a disk's or partition's kernel name
+ * (sdc, sdc1, nvme0n1p2, dm-3, md127), its node (/dev/sdc, and for
+ * device-mapper /dev/mapper/NAME) and a SCSI disk's address (2:0:3:0); "sdc"
+ * is left alone inside "sdca", "asdc", "sdc_old" or a path like
+ * /sys/block/sdc. A disk's name with a partition suffix names that
+ * partition (by the SPEC's rule: sdc1 -> bay07p1) even when the partition
+ * is not present. Every other byte passes through unchanged, NUL bytes and
+ * invalid UTF-8 included; lines may be of any length; memory does not
+ * depend on the input.
+ */
+struct da_rewriter;
+
+enum da_rewrite_mode {
+	DA_REWRITE_ALIAS,	/* sdc -> bay07, /dev/sdc -> /dev/disk/by-alias/bay07 */
+	DA_REWRITE_ANNOTATE,	/* sdc -> sdc(bay07): both names */
+	DA_REWRITE_REVERSE,	/* bay07 (any case), bay07p1 -> sdc, sdc1; by-alias paths -> /dev/sdc */
+};
+
+/*
+ * Where rewritten text goes, piece by piece in order. Returns >= 0, or a
+ * negative errno that stops the stream and is returned by the call feeding it.
+ */
+typedef int (*da_rewrite_write_fn)(void *userdata, const char *buf, size_t len);
+
+/*
+ * Build a rewriter for the devices of @map that have a name (for
+ * DA_REWRITE_REVERSE: the aliases of devices present), writing through
+ * @write. The map (and its table and device list) must outlive the
+ * rewriter, which copies what it needs of their names. Free with
+ * da_rewriter_free().
+ */
+int da_rewriter_new(const struct da_map *map, enum da_rewrite_mode mode,
+		    da_rewrite_write_fn write, void *userdata, struct da_rewriter **ret_rw);
+void da_rewriter_free(struct da_rewriter *rw);
+/*
+ * Feed @len bytes of a stream. Everything is written out before it returns
+ * except a short tail that may be the start of a name (at most the longest
+ * name and a partition number). Returns 0 or the write function's error.
+ */
+int da_rewriter_feed(struct da_rewriter *rw, const void *buf, size_t len);
+/* End the stream: write the tail out. The rewriter is then ready for a new stream. */
+int da_rewriter_finish(struct da_rewriter *rw);
+/* Names rewritten in the current stream so far. */
+size_t da_rewriter_count(const struct da_rewriter *rw);
+/*
+ * Rewrite @len bytes as one whole stream into a new NUL-terminated buffer
+ * (*ret_buf, the caller frees; its length in *ret_len, which may be NULL).
+ * Returns the number of names rewritten, -EBUSY in the middle of a stream,
+ * or -ENOMEM.
+ */
+int da_rewrite_buf(struct da_rewriter *rw, const void *buf, size_t len, char **ret_buf,
+		   size_t *ret_len);
 
 #ifdef __cplusplus
 }

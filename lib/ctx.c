@@ -122,6 +122,30 @@ DA_EXPORT char *da_devnode(const char *kname)
 	return s;
 }
 
+char *da_alias_node(const char *name)
+{
+	return xasprintf("/dev/disk/by-alias/%s", name);
+}
+
+char *da_mapper_node(const char *dm_name)
+{
+	return xasprintf("/dev/mapper/%s", dm_name);
+}
+
+DA_EXPORT char *da_ctx_path(const struct da_ctx *ctx, enum da_ctx_file file)
+{
+	static const char *const rel[] = {
+		[DA_FILE_PARTITIONS] = "/proc/partitions",
+		[DA_FILE_DISKSTATS] = "/proc/diskstats",
+		[DA_FILE_UPTIME] = "/proc/uptime",
+		[DA_FILE_KMSG] = "/dev/kmsg",
+	};
+
+	if ((unsigned int)file >= ARRAY_SIZE(rel))
+		return NULL;
+	return xasprintf("%s%s", ctx->root, rel[file]);
+}
+
 static const char *strip_prefix(const char *s, const char *prefix)
 {
 	size_t n = strlen(prefix);

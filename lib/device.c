@@ -30,6 +30,7 @@ struct da_device {
 	struct da_device *parent;
 	bool removable, ro;
 	char *model, *serial, *wwn, *dm_name;
+	char *hctl;	/* SCSI address H:C:T:L, from the scsi_device on the parent walk */
 	struct strv ids[_DA_ID_MAX];
 	struct strv links;	/* "by-id/NAME" for each /dev/disk link */
 };
@@ -50,6 +51,7 @@ static void device_free(struct da_device *d)
 	free(d->serial);
 	free(d->wwn);
 	free(d->dm_name);
+	free(d->hctl);
 	for (int k = 0; k < _DA_ID_MAX; k++)
 		strv_free(&d->ids[k]);
 	strv_free(&d->links);
@@ -110,6 +112,18 @@ static char *serial_from_vpd80(const char *dir)
 	return n > start ? strndup(buf + start, n - start) : NULL;
 }
 
+/* "2:0:3:0" when @dir is a SCSI device's directory (its name is its address), else NULL. */
+static char *hctl_of(const char *dir)
+{
+	const char *base = path_basename(dir);
+	unsigned int h, c, t, l;
+	int n = 0;
+
+	if (sscanf(base, "%u:%u:%u:%u%n", &h, &c, &t, &l, &n) != 4 || base[n])
+		return NULL;
+	return strdup(base);
+}
+
 static char *subsystem_of(const char *dir)
 {
 	_cleanup_free_ char *p = xasprintf("%s/subsystem", dir);
@@ -142,6 +156,8 @@ static void read_parents(const struct da_ctx *ctx, struct da_device *d)
 		}
 		if (!d->serial && streq(subsys, "scsi"))
 			d->serial = serial_from_vpd80(dir);
+		if (!d->hctl && streq(subsys, "scsi"))
+			d->hctl = hctl_of(dir);
 		/* NVMe controllers and subsystems, MMC cards and USB devices carry "serial". */
 		if (!d->serial)
 			d->serial = read_attr_trimmed(dir, "serial");
@@ -624,6 +640,11 @@ DA_EXPORT const char *da_device_wwn(const struct da_device *d)
 DA_EXPORT const char *da_device_dm_name(const struct da_device *d)
 {
 	return d->dm_name;
+}
+
+DA_EXPORT const char *da_device_hctl(const struct da_device *d)
+{
+	return d->hctl;
 }
 
 DA_EXPORT const char *da_device_identity(const struct da_device *d, enum da_id_kind kind, size_t i)

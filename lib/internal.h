@@ -28,6 +28,16 @@ const char *da_dev_alias_link(const char *arg);
 /* "/dev/NAME" -> "NAME", else NULL. */
 const char *da_dev_strip(const char *arg);
 
+/* "/dev/disk/by-alias/NAME", "/dev/mapper/NAME": the paths users write. Caller frees. */
+char *da_alias_node(const char *name);
+char *da_mapper_node(const char *dm_name);
+
+/* The kernel's partition rule: a name ending in a digit takes a 'p' before the number. */
+bool da_partition_takes_p(const char *name, size_t len);
+
+/* The device list the map was made from. */
+const struct da_devlist *da_map_devlist(const struct da_map *map);
+
 /* The /dev/disk/ directory that holds links of identity @kind ("by-id"), or NULL. */
 const char *da_id_kind_dir(enum da_id_kind kind);
 

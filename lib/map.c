@@ -135,6 +135,11 @@ fail:
 	return r;
 }
 
+const struct da_devlist *da_map_devlist(const struct da_map *m)
+{
+	return m->list;
+}
+
 DA_EXPORT enum da_alias_state da_map_alias_state(const struct da_map *m, size_t i,
 						 struct da_device **ret_dev)
 {

@@ -94,10 +94,14 @@ DA_EXPORT int da_name_check(const char *name, const char **ret_reason)
 	return -EINVAL;
 }
 
+bool da_partition_takes_p(const char *name, size_t len)
+{
+	return len > 0 && isdigit((unsigned char)name[len - 1]);
+}
+
 DA_EXPORT char *da_partition_name(const char *alias, unsigned int partno)
 {
-	size_t len = strlen(alias);
-	bool digit = len > 0 && isdigit((unsigned char)alias[len - 1]);
+	bool digit = da_partition_takes_p(alias, strlen(alias));
 
 	return xasprintf("%s%s%u", alias, digit ? "p" : "", partno);
 }
