@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The rewrite engine on tricky tokens: word boundaries, partitions of names
+ * ending in digits, NVMe, device-mapper, md, SCSI addresses, aliases that
+ * are prefixes of each other, NUL bytes, invalid UTF-8, very long lines and
+ * streams fed in pieces. The machine is tests/fixtures/mixed.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <diskalias.h>
+
+static const char table[] =
+	"alias bay07 wwn:0x5000c500a1b2c3d4\n"	/* sdc, 2:0:3:0, sdc1 sdc2 */
+	"alias dblog wwn:0x5000c500a1b2c3d5\n"	/* sdd */
+	"alias bay1 wwn:0x5000c500a1b2c300\n"	/* sda, sda1 */
+	"alias bay10 wwn:0x5000c500a1b2c326\n"	/* sdaa */
+	"alias fast serial:S4EVNX0M123456\n"	/* nvme0n1, p1 p2 */
+	"alias vm-data serial:VBLK-DATA\n"	/* vdb */
+	"alias xen0 path:xen-vbd-51712\n"	/* xvda, xvda1 */
+	"alias card serial:0x1234abcd\n"	/* mmcblk0, mmcblk0p1 */
+	"alias lvdata id:dm-name-vg0-data\n"	/* dm-3 */
+	"alias mirror id:md-uuid-0a1b2c3d:4e5f6071:8293a4b5:c6d7e8f9\n"	/* md127 */
+	"alias Front wwn:0x5000c500a1b2c3d4\n";	/* a second name of sdc */
+
+struct machine {
+	struct da_ctx *ctx;
+	struct da_table *table;
+	struct da_devlist *list;
+	struct da_map *map;
+};
+
+static int setup(void **state)
+{
+	static struct machine m;
+	const char *fixtures = getenv("FIXTURES");
+	char root[PATH_MAX];
+
+	snprintf(root, sizeof(root), "%s/mixed", fixtures ? fixtures : "tests/fixtures");
+	if (da_ctx_new(root, &m.ctx) < 0 || da_devlist_scan(m.ctx, NULL, &m.list) < 0 ||
+	    da_table_parse("t", table, strlen(table), NULL, &m.table) < 0 ||
+	    da_map_new(m.table, m.list, &m.map) < 0)
+		return -1;
+	*state = &m;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct machine *m = *state;
+
+	da_map_free(m->map);
+	da_devlist_free(m->list);
+	da_table_free(m->table);
+	da_ctx_unref(m->ctx);
+	return 0;
+}
+
+static const struct {
+	enum da_rewrite_mode mode;
+	const char *in, *out;
+} cases[] = {
+	/* Plain names and the punctuation around them in kernel messages. */
+	{ DA_REWRITE_ALIAS, "sdc", "bay07" },
+	{ DA_REWRITE_ALIAS, "sd 2:0:3:0: [sdc] Attached SCSI disk", "sd bay07: [bay07] Attached SCSI disk" },
+	{ DA_REWRITE_ALIAS, " sdc: sdc1 sdc2", " bay07: bay07p1 bay07p2" },
+	{ DA_REWRITE_ALIAS, "I/O error, dev sdc, sector 2048", "I/O error, dev bay07, sector 2048" },
+	{ DA_REWRITE_ALIAS, "EXT4-fs (sdc1): mounted", "EXT4-fs (bay07p1): mounted" },
+	{ DA_REWRITE_ALIAS, "mount /dev/sdc2 /mnt", "mount /dev/disk/by-alias/bay07p2 /mnt" },
+	{ DA_REWRITE_ALIAS, "sdc.", "bay07." },
+	{ DA_REWRITE_ALIAS, "\"sdc\"='sdd'", "\"bay07\"='dblog'" },
+	/* Whole tokens only. */
+	{ DA_REWRITE_ALIAS, "sdca asdc sdc_old sdc-old sdc2x xsdc1 sdcp1 sdc01 sdc0", "sdca asdc sdc_old sdc-old sdc2x xsdc1 sdcp1 sdc01 sdc0" },
+	{ DA_REWRITE_ALIAS, "/sys/block/sdc/queue sdc/x", "/sys/block/sdc/queue sdc/x" },
+	{ DA_REWRITE_ALIAS, "12:0:3:0 2:0:3:01 2:0:3:0", "12:0:3:0 2:0:3:01 bay07" },
+	/* A partition the device list does not have is named by the rule. */
+	{ DA_REWRITE_ALIAS, "sdc9 sdd3 /dev/sdd3", "bay07p9 dblog3 /dev/disk/by-alias/dblog3" },
+	/* Names that are prefixes of each other: sda, sdaa; bay1, bay10. */
+	{ DA_REWRITE_ALIAS, "sda sdaa sda1 sdaa1 sdab", "bay1 bay10 bay1p1 bay10p1 sdab" },
+	/* NVMe, virtio, Xen, MMC, device-mapper, md. */
+	{ DA_REWRITE_ALIAS, "nvme0n1 nvme0n1p2 nvme0n1p7 nvme0n12 nvme0 nvme nvme0:", "fast fast2 fast7 nvme0n12 nvme0 nvme nvme0:" },
+	{ DA_REWRITE_ALIAS, "vdb vdb1 vdbb", "vm-data vm-data1 vdbb" },
+	{ DA_REWRITE_ALIAS, "xvda1 xvda", "xen0p1 xen0" },
+	{ DA_REWRITE_ALIAS, "mmcblk0p1 mmcblk0 mmcblk01", "card1 card mmcblk01" },
+	{ DA_REWRITE_ALIAS, "dm-3 /dev/mapper/vg0-data /dev/dm-3 dm-30 dm-", "lvdata /dev/disk/by-alias/lvdata /dev/disk/by-alias/lvdata dm-30 dm-" },
+	{ DA_REWRITE_ALIAS, "md/raid1:md127: Disk failure on sdc1", "md/raid1:mirror: Disk failure on bay07p1" },
+	/* Annotations keep the text. */
+	{ DA_REWRITE_ANNOTATE, "sd 2:0:3:0: [sdc] sdc1 /dev/sdd", "sd 2:0:3:0(bay07): [sdc(bay07)] sdc1(bay07p1) /dev/sdd(dblog)" },
+	{ DA_REWRITE_ANNOTATE, "nvme0n1p9", "nvme0n1p9(fast9)" },
+	/* Reverse: aliases (any case, every alias) and their partitions and links. */
+	{ DA_REWRITE_REVERSE, "bay07 BAY07p1 bay07p2 front Front1 bay1 bay10 bay1p1 bay10p1", "sdc sdc1 sdc2 sdc sdc1 sda sdaa sda1 sdaa1" },
+	{ DA_REWRITE_REVERSE, "fast2 fast1x card1 dblog /dev/disk/by-alias/xen0p1 mirror.", "nvme0n1p2 fast1x mmcblk0p1 sdd /dev/xvda1 md127." },
+	{ DA_REWRITE_REVERSE, "bay070 bay07p0 bay07_ sdc", "bay070 bay07p0 bay07_ sdc" },
+};
+
+static char *rewrite(struct da_rewriter *rw, const char *in, size_t len, size_t *ret_len)
+{
+	char *out = NULL;
+
+	assert_true(da_rewrite_buf(rw, in, len, &out, ret_len) >= 0);
+	return out;
+}
+
+static void test_tokens(void **state)
+{
+	struct machine *m = *state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct da_rewriter *rw = NULL;
+		char *out;
+
+		assert_int_equal(da_rewriter_new(m->map, cases[i].mode, NULL, NULL, &rw), 0);
+		out = rewrite(rw, cases[i].in, strlen(cases[i].in), NULL);
+		if (strcmp(out, cases[i].out) != 0)
+			fail_msg("mode %d: '%s'\n  gave '%s'\n  want '%s'", cases[i].mode, cases[i].in,
+				 out, cases[i].out);
+		free(out);
+		da_rewriter_free(rw);
+	}
+}
+
+static void test_count(void **state)
+{
+	struct machine *m = *state;
+	struct da_rewriter *rw = NULL;
+	char *out = NULL;
+
+	assert_int_equal(da_rewriter_new(m->map, DA_REWRITE_ALIAS, NULL, NULL, &rw), 0);
+	assert_int_equal(da_rewrite_buf(rw, "sdc sdx sdd", 11, &out, NULL), 2);
+	free(out);
+	assert_int_equal(da_rewrite_buf(rw, "nothing", 7, &out, NULL), 0);
+	assert_string_equal(out, "nothing");
+	free(out);
+	da_rewriter_free(rw);
+	assert_int_equal(da_rewriter_new(m->map, 42, NULL, NULL, &rw), -EINVAL);
+}
+
+/* Bytes that are not text pass through unchanged; bytes of 0x80 and above are letters of some script. */
+static void test_binary(void **state)
+{
+	static const char in[] = "\0sdc\0\xff\xfesdc\xff sdc\xc3\xa9 \xc3\xa9sdc\n";
+	static const char want[] = "\0bay07\0\xff\xfesdc\xff sdc\xc3\xa9 \xc3\xa9sdc\n";
+	struct machine *m = *state;
+	struct da_rewriter *rw = NULL;
+	size_t len;
+	char *out;
+
+	assert_int_equal(da_rewriter_new(m->map, DA_REWRITE_ALIAS, NULL, NULL, &rw), 0);
+	out = rewrite(rw, in, sizeof(in) - 1, &len);
+	assert_int_equal(len, sizeof(want) - 1);
+	assert_memory_equal(out, want, len);
+	free(out);
+	da_rewriter_free(rw);
+}
+
+struct sink {
+	char *buf;
+	size_t len, size;
+};
+
+static int sink_write(void *userdata, const char *p, size_t len)
+{
+	struct sink *s = userdata;
+
+	if (s->len + len > s->size) {
+		s->size = (s->len + len) * 2;
+		s->buf = realloc(s->buf, s->size);
+		assert_non_null(s->buf);
+	}
+	memcpy(s->buf + s->len, p, len);
+	s->len += len;
+	return 0;
+}
+
+/* A long line fed in pieces of every size, split inside names: same result as at once. */
+static void test_stream(void **state)
+{
+	static const char unit[] = "sd 2:0:3:0: [sdc] nvme0n1p2 /dev/mapper/vg0-data sdaa1 x";
+	static const char want[] = "sd bay07: [bay07] fast2 /dev/disk/by-alias/lvdata bay10p1 x";
+	const size_t reps = (1 << 20) / (sizeof(unit) - 1) + 2;
+	struct machine *m = *state;
+	struct da_rewriter *rw = NULL;
+	struct sink s = {};
+	size_t len = reps * (sizeof(unit) - 1);
+	char *in = malloc(len);
+
+	assert_non_null(in);
+	for (size_t i = 0; i < reps; i++)
+		memcpy(in + i * (sizeof(unit) - 1), unit, sizeof(unit) - 1);
+	assert_int_equal(da_rewriter_new(m->map, DA_REWRITE_ALIAS, sink_write, &s, &rw), 0);
+	for (size_t step = 1; step <= 4099; step = step * 3 + 1) {
+		size_t fed = 0;
+
+		s.len = 0;
+		/* Small pieces for the first part, where names straddle every cut. */
+		while (fed < len) {
+			size_t n = fed < 8192 ? step : 1 << 17;
+
+			if (n > len - fed)
+				n = len - fed;
+			assert_int_equal(da_rewriter_feed(rw, in + fed, n), 0);
+			fed += n;
+		}
+		assert_int_equal(da_rewriter_finish(rw), 0);
+		assert_int_equal(s.len, reps * (sizeof(want) - 1));
+		for (size_t i = 0; i < reps; i++)
+			assert_memory_equal(s.buf + i * (sizeof(want) - 1), want, sizeof(want) - 1);
+	}
+	/* What is fed is written out before feed returns, but for a possible name at the end. */
+	s.len = 0;
+	assert_int_equal(da_rewriter_feed(rw, "line sdc\nnext sd", 16), 0);
+	assert_int_equal(s.len, 16);
+	assert_memory_equal(s.buf, "line bay07\nnext ", 16);
+	assert_int_equal(da_rewriter_finish(rw), 0);
+	assert_memory_equal(s.buf, "line bay07\nnext sd", 18);
+	free(s.buf);
+	free(in);
+	da_rewriter_free(rw);
+}
+
+static int failing_write(void *userdata, const char *p, size_t len)
+{
+	return -EPIPE;
+}
+
+static void test_write_error(void **state)
+{
+	struct machine *m = *state;
+	struct da_rewriter *rw = NULL;
+
+	assert_int_equal(da_rewriter_new(m->map, DA_REWRITE_ALIAS, failing_write, NULL, &rw), 0);
+	assert_int_equal(da_rewriter_feed(rw, "sdc\n", 4), -EPIPE);
+	assert_int_equal(da_rewriter_finish(rw), -EPIPE);
+	da_rewriter_free(rw);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tokens),
+		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_binary),
+		cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_write_error),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
