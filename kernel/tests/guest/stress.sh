@@ -38,7 +38,7 @@ changes=$(dmesg | grep -c ": alias ")
 errors=$(dmesg | grep -cE "\[(bay07|dblog|shelf1-bay2|a|x1234[0-9]*)\] tag#")
 echo "# $changes alias changes and $errors aliased SCSI error lines in the last log buffer"
 [ "$errors" -gt 0 ] && ok "SCSI errors named the aliases" || not_ok "no SCSI error line named an alias"
-if dmesg | grep -E "BUG:|KASAN|WARNING:|lockdep|suspicious RCU|Call Trace"; then
+if dmesg | grep -E "BUG:|KASAN|WARNING:|lockdep|suspicious RCU|Call Trace|ODEBUG"; then
 	not_ok "splat in the kernel log"
 else
 	ok "no splat in the kernel log buffer"
