@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tool.h"
 
@@ -122,4 +123,62 @@ void tool_done(struct tool *t)
 	da_table_free(t->table);
 	da_ctx_unref(t->ctx);
 	free(t->table_path);
+}
+
+int tool_write_fd(void *userdata, const char *buf, size_t len)
+{
+	int fd = *(int *)userdata;
+
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int tool_rewriter(struct tool *t, enum da_rewrite_mode mode, int *fd, struct da_rewriter **ret)
+{
+	int r;
+
+	if (tool_load(t, NEED_MAP) < 0)
+		return -1;
+	r = da_rewriter_new(t->map, mode, tool_write_fd, fd, ret);
+	if (r < 0) {
+		errmsg("cannot build the rewriter: %s", strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
+const char *tool_name_of(const struct tool *t, const char *kname)
+{
+	const struct da_device *d = da_devlist_find_kname(t->list, kname);
+
+	return d ? da_map_device_name(t->map, d, 0) : NULL;
+}
+
+int tool_read_file(struct tool *t, enum da_ctx_file file, char **ret_buf, size_t *ret_len)
+{
+	_cleanup_free_ char *path = NULL;
+	int r;
+
+	if (tool_load(t, 0) < 0)
+		return -1;
+	path = da_ctx_path(t->ctx, file);
+	if (!path) {
+		errmsg("out of memory");
+		return -1;
+	}
+	r = read_file(path, ret_buf, ret_len);
+	if (r < 0) {
+		errmsg("%s: %s", path, strerror(-r));
+		return -1;
+	}
+	return 0;
 }

@@ -17,6 +17,11 @@ static const struct command {
 	{ "resolve", cmd_resolve, "print the device node of aliases" },
 	{ "name", cmd_name, "print the alias of devices" },
 	{ "check", cmd_check, "check the alias table against this system" },
+	{ "filter", cmd_filter, "copy text with kernel names replaced by aliases" },
+	{ "dmesg", cmd_dmesg, "the kernel log with aliases" },
+	{ "partitions", cmd_partitions, "/proc/partitions with aliases" },
+	{ "diskstats", cmd_diskstats, "/proc/diskstats with aliases, or rates by alias" },
+	{ "run", cmd_run, "run a command with aliases in its arguments and output" },
 };
 
 static void usage(void)

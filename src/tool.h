@@ -54,6 +54,20 @@ void print_diag(const struct da_diag *diag);
 /* Print "diskalias: " + message to stderr. */
 void errmsg(const char *fmt, ...) _printf_(1, 2);
 
+/* --annotate (-a) and --reverse (-r): sets *@mode and returns 0 when @c is one of them. */
+int tool_mode_option(int c, enum da_rewrite_mode *mode);
+/* A da_rewrite_write_fn writing to the file descriptor *(int *)@userdata, all of it. */
+int tool_write_fd(void *userdata, const char *buf, size_t len);
+/*
+ * Load the map and make a rewriter in @mode writing to *@fd (which must
+ * outlive it). On failure the reason is printed; returns -1.
+ */
+int tool_rewriter(struct tool *t, enum da_rewrite_mode mode, int *fd, struct da_rewriter **ret);
+/* The primary name of the device with kernel name @kname, or NULL (map loaded). */
+const char *tool_name_of(const struct tool *t, const char *kname);
+/* Read @file of the machine into a NUL-terminated buffer (caller frees); says why not. */
+int tool_read_file(struct tool *t, enum da_ctx_file file, char **ret_buf, size_t *ret_len);
+
 /* Load what @need says. On failure the reason is printed; returns -1. */
 int tool_load(struct tool *t, unsigned int need);
 void tool_done(struct tool *t);
@@ -65,5 +79,10 @@ int cmd_rename(struct tool *t, int argc, char **argv);
 int cmd_resolve(struct tool *t, int argc, char **argv);
 int cmd_name(struct tool *t, int argc, char **argv);
 int cmd_check(struct tool *t, int argc, char **argv);
+int cmd_filter(struct tool *t, int argc, char **argv);
+int cmd_dmesg(struct tool *t, int argc, char **argv);
+int cmd_partitions(struct tool *t, int argc, char **argv);
+int cmd_diskstats(struct tool *t, int argc, char **argv);
+int cmd_run(struct tool *t, int argc, char **argv);
 
 #endif
