@@ -301,6 +301,36 @@ const struct da_alias *da_map_find_alias(const struct da_map *map, const char *n
 					 unsigned int *ret_partno);
 
 /* -------------------------------------------------------------------------
+ * Kernel log records, as /dev/kmsg gives them (the kernel's
+ * Documentation/ABI/testing/dev-kmsg): a line "PRI,SEQ,USEC,FLAGS;TEXT",
+ * then metadata lines " SUBSYSTEM=scsi", " DEVICE=+scsi:2:0:3:0".
+ */
+struct da_kmsg {
+	unsigned int level;	/* 0 (emerg) to 7 (debug) */
+	unsigned int facility;	/* 0 kern, 1 user, ... */
+	uint64_t seq;
+	uint64_t usec;		/* since boot */
+	bool cont;		/* flag 'c': continues an earlier record's line */
+	char *text;		/* the message with \xNN decoded: any bytes, NUL-terminated */
+	size_t text_len;
+	char *subsystem;	/* SUBSYSTEM=, or NULL */
+	char *device;		/* DEVICE= ("b8:32", "+scsi:2:0:3:0", "+block:sdc"), or NULL */
+};
+
+/* True when the @len bytes at @line start a record ("6,1234,5678901,-;"). */
+bool da_kmsg_is_record(const char *line, size_t len);
+/*
+ * Parse one record: its first line and the metadata lines after it.
+ * Returns 0 and fills *@ret (the caller clears it with da_kmsg_clear()),
+ * -EINVAL when @buf is not a record, or -ENOMEM.
+ */
+int da_kmsg_parse(const char *buf, size_t len, struct da_kmsg *ret);
+/* Free what a parsed record holds and zero it; NULL is accepted. */
+void da_kmsg_clear(struct da_kmsg *rec);
+/* The device a record's DEVICE= value names (b8:32, +block:sdc, +scsi:H:C:T:L), or NULL. */
+struct da_device *da_kmsg_device(const struct da_devlist *list, const char *device);
+
+/* -------------------------------------------------------------------------
  * Rewriting text: kernel names to aliases, and back.
  *
  * Names are found as whole tokens: a disk's or partition's kernel name

@@ -169,14 +169,15 @@ int parse_uint(const char *s, unsigned int *ret)
 	return 0;
 }
 
-char *unescape_hex(const char *s)
+char *unescape_hex_n(const char *s, size_t len, size_t *ret_len)
 {
-	char *out = malloc(strlen(s) + 1), *o = out;
+	char *out = malloc(len + 1), *o = out;
+	const char *end = s + len;
 
 	if (!out)
 		return NULL;
-	while (*s) {
-		if (s[0] == '\\' && s[1] == 'x' && isxdigit((unsigned char)s[2]) &&
+	while (s < end) {
+		if (end - s >= 4 && s[0] == '\\' && s[1] == 'x' && isxdigit((unsigned char)s[2]) &&
 		    isxdigit((unsigned char)s[3])) {
 			char hex[3] = { s[2], s[3], '\0' };
 
@@ -187,7 +188,14 @@ char *unescape_hex(const char *s)
 		}
 	}
 	*o = '\0';
+	if (ret_len)
+		*ret_len = o - out;
 	return out;
+}
+
+char *unescape_hex(const char *s)
+{
+	return unescape_hex_n(s, strlen(s), NULL);
 }
 
 int strv_consume(struct strv *l, char *s)

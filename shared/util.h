@@ -51,6 +51,8 @@ bool is_number(const char *s);
 int parse_uint(const char *s, unsigned int *ret);
 /* Decode udev's \xHH escapes (by-label link names). */
 char *unescape_hex(const char *s);
+/* The same on @len bytes that may hold NULs once decoded; the decoded length in *ret_len (may be NULL). */
+char *unescape_hex_n(const char *s, size_t len, size_t *ret_len);
 
 struct strv {
 	char **v;

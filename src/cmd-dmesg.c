@@ -1,6 +1,423 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* diskalias dmesg: the kernel log with aliases, from /dev/kmsg or a saved log. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
 #include "tool.h"
+
+/* How the udev helper's lines naming a disk begin. */
+#define OWN_PREFIX "diskalias: "
+
+/* Larger than any record /dev/kmsg returns (text and metadata). */
+#define RECORD_MAX (16 * 1024)
+
+static const char dmesg_usage[] =
+	"Usage:\n"
+	" diskalias dmesg [options]\n"
+	"\n"
+	"Print the kernel log with kernel names replaced by aliases. A record's DEVICE=\n"
+	"metadata names its disk even when its text does not.\n"
+	"\n"
+	"Options:\n"
+	" -w, --follow          wait for new messages\n"
+	" -T, --ctime           human-readable timestamps\n"
+	" -l, --level <list>    only these levels (emerg,alert,crit,err,warn,notice,info,debug)\n"
+	" -J, --json            one JSON object per record\n"
+	" -F, --file <file>     read a saved log ('-': standard input): /dev/kmsg records,\n"
+	"                       or plain lines, which are only filtered\n";
+
+static const char *const levels[] = { "emerg", "alert", "crit", "err",
+				      "warn", "notice", "info", "debug" };
+static const char *const facilities[] = {
+	"kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron",
+	"authpriv", "ftp", "res0", "res1", "res2", "res3",
+	"local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7",
+};
+
+struct dmesg {
+	struct tool *t;
+	struct da_rewriter *rw;
+	unsigned int levels;	/* bit per level shown */
+	bool json, ctime;
+	double boot;		/* wall-clock time of boot, for -T */
+};
+
+static int parse_levels(const char *list, unsigned int *ret)
+{
+	_cleanup_free_ char *copy = strdup(list);
+	char *tok, *save = NULL;
+	unsigned int mask = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(levels); i++)
+			if (streq(tok, levels[i]) || (tok[0] == '0' + (int)i && !tok[1]))
+				break;
+		if (i == ARRAY_SIZE(levels))
+			return -EINVAL;
+		mask |= 1u << i;
+	}
+	if (!mask)
+		return -EINVAL;
+	*ret = mask;
+	return 0;
+}
+
+/* Length of the valid UTF-8 sequence at @s (at most @len bytes), 0 if none. */
+static size_t utf8_len(const unsigned char *s, size_t len)
+{
+	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (!n || n > len)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/*
+ * Print @len bytes as dmesg does: control bytes and invalid UTF-8 as \xNN.
+ * In JSON, a string's body: '"' and '\' escaped, and the \xNN written as text.
+ */
+static void print_escaped(const char *s, size_t len, bool json)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_len(p + i, len - i);
+
+		if (n == 1 && p[i] >= 0x20 && p[i] != 0x7f) {
+			if (json && (p[i] == '"' || p[i] == '\\'))
+				putchar('\\');
+			putchar(p[i]);
+		} else if (n > 1) {
+			fwrite(p + i, 1, n, stdout);
+		} else if (!json && p[i] == '\n') {
+			putchar('\n');
+		} else {
+			printf(json ? "\\\\x%02x" : "\\x%02x", p[i]);
+		}
+		i += n ? n : 1;
+	}
+}
+
+static void print_time(const struct dmesg *m, uint64_t usec)
+{
+	char buf[64];
+	time_t when;
+	struct tm tm;
+
+	if (!m->ctime) {
+		printf("[%5llu.%06llu] ", (unsigned long long)(usec / 1000000),
+		       (unsigned long long)(usec % 1000000));
+		return;
+	}
+	when = (time_t)(m->boot + usec / 1e6);
+	if (localtime_r(&when, &tm) && strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", &tm))
+		printf("[%s] ", buf);
+}
+
+/* One record, its text rewritten; the alias of its DEVICE= said when the text does not. */
+static int print_record(struct dmesg *m, const struct da_kmsg *rec)
+{
+	const struct da_device *d = da_kmsg_device(m->t->list, rec->device);
+	const char *name = d ? da_map_device_name(m->t->map, d, 0) : NULL;
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+	int n;
+
+	if (!(m->levels & (1u << rec->level)))
+		return 0;
+	/* diskalias's own "sdc is bay07" lines tie the two names: keep both. */
+	if (strncmp(rec->text, OWN_PREFIX, strlen(OWN_PREFIX)) == 0) {
+		text = strdup(rec->text);
+		len = rec->text_len;
+		n = 1;
+		if (!text)
+			return -ENOMEM;
+	} else {
+		n = da_rewrite_buf(m->rw, rec->text, rec->text_len, &text, &len);
+		if (n < 0)
+			return n;
+	}
+	if (m->json) {
+		printf("{\"pri\":%u,\"facility\":\"%s\",\"level\":\"%s\",\"seq\":%llu,"
+		       "\"time\":%llu.%06llu",
+		       rec->facility << 3 | rec->level,
+		       rec->facility < ARRAY_SIZE(facilities) ? facilities[rec->facility] : "unknown",
+		       levels[rec->level], (unsigned long long)rec->seq,
+		       (unsigned long long)(rec->usec / 1000000),
+		       (unsigned long long)(rec->usec % 1000000));
+		if (rec->subsystem) {
+			printf(",\"subsystem\":\"");
+			print_escaped(rec->subsystem, strlen(rec->subsystem), true);
+			printf("\"");
+		}
+		if (rec->device) {
+			printf(",\"device\":\"");
+			print_escaped(rec->device, strlen(rec->device), true);
+			printf("\"");
+		}
+		if (d)
+			printf(",\"kname\":\"%s\"", da_device_kname(d));
+		if (name)
+			printf(",\"alias\":\"%s\"", name);
+		printf(",\"msg\":\"");
+		print_escaped(text, len, true);
+		printf("\"}\n");
+	} else {
+		print_time(m, rec->usec);
+		/* The kernel names its disk only in metadata: say which disk it is. */
+		if (name && n == 0)
+			printf("%s: ", name);
+		print_escaped(text, len, false);
+		putchar('\n');
+	}
+	return 0;
+}
+
+static int handle_record(struct dmesg *m, const char *buf, size_t len)
+{
+	struct da_kmsg rec;
+	int r = da_kmsg_parse(buf, len, &rec);
+
+	if (r == -EINVAL) {
+		/* Not a record: a plain line of a saved log, filtered as it is. */
+		_cleanup_free_ char *text = NULL;
+
+		r = da_rewrite_buf(m->rw, buf, len, &text, &len);
+		if (r < 0)
+			return r;
+		if (!m->json) {
+			fwrite(text, 1, len, stdout);
+			return 0;
+		}
+		if (len > 0 && text[len - 1] == '\n')
+			len--;
+		printf("{\"msg\":\"");
+		print_escaped(text, len, true);
+		printf("\"}\n");
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	r = print_record(m, &rec);
+	da_kmsg_clear(&rec);
+	return r;
+}
+
+/* A saved stream: a record is its first line and the " KEY=value" lines after it. */
+static int read_stream(struct dmesg *m, FILE *f, const char *what)
+{
+	_cleanup_free_ char *line = NULL, *rec = NULL;
+	size_t size = 0, reclen = 0, recsize = 0;
+	ssize_t n;
+	int r = 0;
+
+	while (r >= 0) {
+		n = getline(&line, &size, f);
+		if (n > 0 && line[0] == ' ' && reclen > 0) {
+			/* Metadata of the record gathered so far. */
+		} else if (reclen > 0) {
+			r = handle_record(m, rec, reclen);
+			reclen = 0;
+			fflush(stdout);
+		}
+		if (n <= 0 || r < 0)
+			break;
+		if (reclen + n + 1 > recsize) {
+			char *b = realloc(rec, (reclen + n + 1) * 2);
+
+			if (!b)
+				return -ENOMEM;
+			rec = b;
+			recsize = (reclen + n + 1) * 2;
+		}
+		memcpy(rec + reclen, line, n);
+		reclen += n;
+		/* Plain lines are handled one by one, records when the next line starts. */
+		if (!da_kmsg_is_record(rec, reclen)) {
+			r = handle_record(m, rec, reclen);
+			reclen = 0;
+		}
+	}
+	if (r >= 0 && ferror(f))
+		r = -errno;
+	if (r < 0 && r != -EPIPE)
+		errmsg("%s: %s", what, strerror(-r));
+	return r < 0 ? -1 : 0;
+}
+
+/* /dev/kmsg itself: each read() returns one whole record. */
+static int read_kmsg(struct dmesg *m, int fd, const char *path, bool follow)
+{
+	_cleanup_free_ char *buf = malloc(RECORD_MAX);
+
+	if (!buf) {
+		errmsg("out of memory");
+		return -1;
+	}
+	if (follow && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		errmsg("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf, RECORD_MAX);
+		int r;
+
+		if (n < 0 && (errno == EINTR || errno == EPIPE))
+			continue;	/* EPIPE: older records were overwritten; go on */
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n < 0) {
+			errmsg("%s: %s", path, strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			return 0;
+		r = handle_record(m, buf, n);
+		if (r < 0) {
+			errmsg("%s", strerror(-r));
+			return -1;
+		}
+		if (follow)
+			fflush(stdout);
+	}
+}
+
+/* The wall-clock time the machine booted, from its uptime. */
+static int boot_time(struct tool *t, double *ret)
+{
+	_cleanup_free_ char *buf = NULL;
+	struct timespec ts;
+	double up;
+
+	if (tool_read_file(t, DA_FILE_UPTIME, &buf, NULL) < 0)
+		return -1;
+	if (sscanf(buf, "%lf", &up) != 1) {
+		errmsg("cannot read the uptime");
+		return -1;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	*ret = ts.tv_sec + ts.tv_nsec / 1e9 - up;
+	return 0;
+}
+
+static int open_kmsg(struct tool *t, bool follow, char **ret_path)
+{
+	char *path = da_ctx_path(t->ctx, DA_FILE_KMSG);
+	int fd;
+
+	if (!path) {
+		errmsg("out of memory");
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		int e = errno;
+
+		if (e == EPERM || e == EACCES)
+			errmsg("cannot read the kernel log (%s): %s; reading it needs root or "
+			       "CAP_SYSLOG while kernel.dmesg_restrict is 1", path, strerror(e));
+		else
+			errmsg("%s: %s", path, strerror(e));
+		free(path);
+		return -1;
+	}
+	*ret_path = path;
+	return fd;
+}
+
 int cmd_dmesg(struct tool *t, int argc, char **argv)
 {
-	return EXIT_FAIL;
+	static const struct option opts[] = {
+		GLOBAL_LONG_OPTS,
+		{ "follow", no_argument, NULL, 'w' },
+		{ "ctime", no_argument, NULL, 'T' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "file", required_argument, NULL, 'F' },
+		{},
+	};
+	struct dmesg m = { .t = t, .levels = 0xff };
+	_cleanup_free_ char *path = NULL;
+	const char *file = NULL;
+	int out = STDOUT_FILENO, c, r, fd;
+	bool follow = false;
+	struct stat st;
+
+	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS "wTl:JF:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			follow = true;
+			continue;
+		case 'T':
+			m.ctime = true;
+			continue;
+		case 'J':
+			m.json = true;
+			continue;
+		case 'F':
+			file = optarg;
+			continue;
+		case 'l':
+			if (parse_levels(optarg, &m.levels) < 0)
+				return usage_error(argv[0], "unknown level in '%s'", optarg);
+			continue;
+		}
+		r = tool_common_option(t, c, dmesg_usage);
+		if (r >= 0)
+			return r;
+	}
+	if (optind < argc)
+		return usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	if (file && follow)
+		return usage_error(argv[0], "--follow reads the kernel's log, not a file");
+	if (tool_rewriter(t, DA_REWRITE_ALIAS, &out, &m.rw) < 0)
+		return EXIT_FAIL;
+	r = -1;
+	if (m.ctime && boot_time(t, &m.boot) < 0)
+		goto out;
+	if (file) {
+		FILE *f = streq(file, "-") ? stdin : fopen(file, "re");
+
+		if (!f) {
+			errmsg("%s: %s", file, strerror(errno));
+			goto out;
+		}
+		r = read_stream(&m, f, streq(file, "-") ? "standard input" : file);
+		if (f != stdin)
+			fclose(f);
+		goto out;
+	}
+	fd = open_kmsg(t, follow, &path);
+	if (fd < 0)
+		goto out;
+	/* A sysroot may hold a saved record stream in place of the device. */
+	if (fstat(fd, &st) == 0 && !S_ISCHR(st.st_mode)) {
+		FILE *f = fdopen(fd, "r");
+
+		r = f ? read_stream(&m, f, path) : -1;
+		if (f)
+			fclose(f);
+		else
+			close(fd);
+	} else {
+		r = read_kmsg(&m, fd, path, follow);
+		close(fd);
+	}
+out:
+	da_rewriter_free(m.rw);
+	return r < 0 ? EXIT_FAIL : EXIT_OK;
 }
