@@ -15,7 +15,7 @@ da list
 da dmesg | grep -E '^\$|bay|spare|fast|vlog'
 da dmesg -l err -J
 # The same log as dmesg printed it: filtered, annotated.
-cp dmesg dmesg
+cp "$fixtures/logs/dmesg" dmesg
 da filter dmesg | grep -E '^\$|bay|spare|fast|vlog' | grep -c .
 da filter --annotate dmesg | grep -E '^\$|error|Attached SCSI|: p1| sd[a-z]: '
 da partitions
