@@ -103,8 +103,6 @@ static void print_escaped(const char *s, size_t len, bool json)
 			putchar(p[i]);
 		} else if (n > 1) {
 			fwrite(p + i, 1, n, stdout);
-		} else if (!json && p[i] == '\n') {
-			putchar('\n');
 		} else {
 			printf(json ? "\\\\x%02x" : "\\x%02x", p[i]);
 		}
@@ -177,12 +175,19 @@ static int print_record(struct dmesg *m, const struct da_kmsg *rec)
 		print_escaped(text, len, true);
 		printf("\"}\n");
 	} else {
-		print_time(m, rec->usec);
-		/* The kernel names its disk only in metadata: say which disk it is. */
-		if (name && n == 0)
-			printf("%s: ", name);
-		print_escaped(text, len, false);
-		putchar('\n');
+		/* A message of several lines: each printed as a line of its own, as dmesg does. */
+		for (size_t i = 0; i <= len;) {
+			const char *nl = memchr(text + i, '\n', len - i);
+			size_t n_line = nl ? (size_t)(nl - text) - i : len - i;
+
+			print_time(m, rec->usec);
+			/* The kernel names its disk only in metadata: say which disk it is. */
+			if (name && n == 0 && i == 0)
+				printf("%s: ", name);
+			print_escaped(text + i, n_line, false);
+			putchar('\n');
+			i += n_line + 1;
+		}
 	}
 	return 0;
 }
