@@ -8,14 +8,24 @@
  *                                           writes in all (0: until killed)
  *   alias-hammer read FILE COUNT            read FILE COUNT times (0: ever)
  *
- * Exits 1 at the first failed write or read; prints the number done.
+ * Exits 1 at the first failed write or read; prints the number done, also
+ * when stopped by SIGTERM.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -35,17 +45,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "alias-hammer: %s: %s\n", argv[2], strerror(errno));
 		return 1;
 	}
-	for (i = 0; !count || i < count; i++) {
+	signal(SIGTERM, on_term);
+	for (i = 0; !stop && (!count || i < count); i++) {
 		ssize_t n;
 
 		if (write_mode) {
 			const char *name = argv[4 + i % (argc - 4)];
 
 			n = pwrite(fd, name, strlen(name), 0);
+			if (n < 0 && errno == EINTR)
+				continue;
 			if (n != (ssize_t)strlen(name))
 				goto fail;
 		} else {
 			n = pread(fd, buf, sizeof(buf) - 1, 0);
+			if (n < 0 && errno == EINTR)
+				continue;
 			if (n <= 0 || buf[n - 1] != '\n')
 				goto fail;
 		}
