@@ -69,6 +69,11 @@ static const char *wwn_body(const char *s)
 	return s;
 }
 
+const char *da_id_value_key(enum da_id_kind kind, const char *value)
+{
+	return kind == DA_ID_WWN ? wwn_body(value) : value;
+}
+
 DA_EXPORT bool da_id_value_equal(enum da_id_kind kind, const char *a, const char *b)
 {
 	switch (kind) {

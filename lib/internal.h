@@ -38,6 +38,12 @@ bool da_partition_takes_p(const char *name, size_t len);
 /* The device list the map was made from. */
 const struct da_devlist *da_map_devlist(const struct da_map *map);
 
+/*
+ * The part of identity @value that tells it apart (a pointer into it): two
+ * values da_id_value_equal() calls equal have keys equal ignoring case.
+ */
+const char *da_id_value_key(enum da_id_kind kind, const char *value);
+
 /* The /dev/disk/ directory that holds links of identity @kind ("by-id"), or NULL. */
 const char *da_id_kind_dir(enum da_id_kind kind);
 

@@ -58,28 +58,75 @@ static struct dev_names *names_of(const struct da_map *m, const struct da_device
 	return hashmap_get(&m->devindex, da_device_kname(dev));
 }
 
-/* Which devices carry each alias's identity. A partition never matches a wwn or serial. */
-static void match_aliases(struct da_map *m)
+/* A device carrying an identity value, in a list of those whose values share a key. */
+struct id_node {
+	struct da_device *dev;
+	struct id_node *next;
+};
+
+/*
+ * Which devices carry each alias's identity. A partition never matches a wwn
+ * or serial. The devices' values are indexed by kind and key first, so a
+ * table of thousands of aliases against thousands of disks stays linear.
+ */
+static int match_aliases(struct da_map *m)
 {
-	size_t na = da_table_count(m->table), nd = da_devlist_count(m->list);
+	size_t na = da_table_count(m->table), nd = da_devlist_count(m->list), nv = 0;
+	struct hashmap index[_DA_ID_MAX];
+	struct id_node *nodes;
+	int r = 0;
 
-	for (size_t i = 0; i < na; i++) {
+	for (size_t j = 0; j < nd; j++)
+		for (int kind = 0; kind < _DA_ID_MAX; kind++)
+			for (size_t i = 0; da_device_identity(da_devlist_get(m->list, j), kind, i); i++)
+				nv++;
+	nodes = calloc(nv + 1, sizeof(*nodes));
+	if (!nodes)
+		return -ENOMEM;
+	for (int kind = 0; kind < _DA_ID_MAX; kind++)
+		hashmap_init(&index[kind], true);
+	/* Last device first, each put at the head of its list: lists end up in device order. */
+	nv = 0;
+	for (size_t j = nd; r >= 0 && j-- > 0;) {
+		struct da_device *d = da_devlist_get(m->list, j);
+
+		for (int kind = 0; r >= 0 && kind < _DA_ID_MAX; kind++) {
+			const char *v;
+
+			for (size_t i = 0; r >= 0 && (v = da_device_identity(d, kind, i)); i++) {
+				const char *key = da_id_value_key(kind, v);
+				struct id_node *n = &nodes[nv++];
+
+				n->dev = d;
+				n->next = hashmap_get(&index[kind], key);
+				r = hashmap_put(&index[kind], key, n);
+			}
+		}
+	}
+	for (size_t i = 0; r >= 0 && i < na; i++) {
 		const struct da_alias *a = da_table_get(m->table, i);
+		enum da_id_kind kind = da_alias_kind(a);
 		struct alias_match *am = &m->alias[i];
+		const struct id_node *n;
+		struct da_device *last = NULL;
 
-		for (size_t j = 0; j < nd; j++) {
-			struct da_device *d = da_devlist_get(m->list, j);
-
-			if (!da_device_has_identity(d, da_alias_kind(a), da_alias_value(a)))
+		n = hashmap_get(&index[kind], da_id_value_key(kind, da_alias_value(a)));
+		for (; n; n = n->next) {
+			if (n->dev == last || !da_device_has_identity(n->dev, kind, da_alias_value(a)))
 				continue;
+			last = n->dev;
 			if (am->nmatch++ == 0)
-				am->dev = d;
+				am->dev = n->dev;
 		}
 		am->state = am->nmatch == 1 ? DA_ALIAS_PRESENT :
 			    am->nmatch == 0 ? DA_ALIAS_MISSING : DA_ALIAS_AMBIGUOUS;
 		if (am->state != DA_ALIAS_PRESENT)
 			am->dev = NULL;
 	}
+	for (int kind = 0; kind < _DA_ID_MAX; kind++)
+		hashmap_free(&index[kind]);
+	free(nodes);
+	return r;
 }
 
 DA_EXPORT int da_map_new(const struct da_table *table, const struct da_devlist *list,
@@ -101,7 +148,10 @@ DA_EXPORT int da_map_new(const struct da_table *table, const struct da_devlist *
 	for (size_t j = 0; j < nd; j++)
 		if (hashmap_put(&m->devindex, da_device_kname(da_devlist_get(list, j)), &m->dev[j]) < 0)
 			goto fail;
-	match_aliases(m);
+	r = match_aliases(m);
+	if (r < 0)
+		goto fail;
+	r = -ENOMEM;
 
 	/* A device's own aliases first, in table order... */
 	for (size_t i = 0; i < na; i++) {
