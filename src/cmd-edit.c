@@ -30,15 +30,15 @@ static int parse_edit_opts(struct tool *t, int argc, char **argv, const char *us
 		switch (c) {
 		case 'f':
 			if (!force)
-				return usage_error(argv[0], "unrecognized option '--force'");
+				return usage_error(t->cmd, "unrecognized option '--force'");
 			*force = true;
 			break;
 		case 'B':
 			if (!by)
-				return usage_error(argv[0], "unrecognized option '--by'");
+				return usage_error(t->cmd, "unrecognized option '--by'");
 			*by = da_id_kind_from_name(optarg);
 			if (*by == DA_ID_INVALID)
-				return usage_error(argv[0],
+				return usage_error(t->cmd,
 						   "--by: unknown kind '%s' (wwn, serial, id, path, uuid, label, partuuid, partlabel)",
 						   optarg);
 			break;
@@ -73,14 +73,15 @@ static int edit_set(struct da_table *tb, void *data)
 
 	if (!a)
 		return da_table_add(tb, e->name, e->kind, e->value, &e->diag);
-	if (streq(da_alias_name(a), e->name) && da_alias_kind(a) == e->kind &&
-	    da_id_value_equal(e->kind, da_alias_value(a), e->value))
+	/* Another alias that differs only in case: refused, with the table's own words. */
+	if (!streq(da_alias_name(a), e->name))
+		return da_table_add(tb, e->name, e->kind, e->value, &e->diag);
+	if (da_alias_kind(a) == e->kind && da_id_value_equal(e->kind, da_alias_value(a), e->value))
 		return 0;
-	if (!e->force || !streq(da_alias_name(a), e->name)) {
+	if (!e->force) {
 		da_diag_add(&e->diag, da_table_path(tb), da_alias_line(a), false,
-				"alias '%s' is already defined as %s%s", da_alias_name(a),
-				da_alias_identity(a),
-				streq(da_alias_name(a), e->name) ? "; use --force to rebind it" : "");
+			    "alias '%s' is already defined as %s; use --force to rebind it",
+			    da_alias_name(a), da_alias_identity(a));
 		return -EEXIST;
 	}
 	return da_table_rebind(tb, e->name, e->kind, e->value, &e->diag);
@@ -95,6 +96,17 @@ static size_t count_matches(const struct tool *t, enum da_id_kind kind, const ch
 		n += da_device_has_identity(da_devlist_get(t->list, i), kind, value);
 	return n;
 }
+
+static const char *const kind_description[_DA_ID_MAX] = {
+	[DA_ID_WWN] = "WWN",
+	[DA_ID_SERIAL] = "serial number",
+	[DA_ID_ID] = "/dev/disk/by-id link",
+	[DA_ID_PATH] = "/dev/disk/by-path link (no slot)",
+	[DA_ID_UUID] = "filesystem UUID",
+	[DA_ID_LABEL] = "filesystem label",
+	[DA_ID_PARTUUID] = "partition UUID",
+	[DA_ID_PARTLABEL] = "partition label",
+};
 
 /*
  * The identity to bind @d by: the first kind in order (or @by) with a value
@@ -134,7 +146,7 @@ static int pick_identity(const struct tool *t, const struct da_device *d, enum d
 		errmsg("%s: its %s '%s' is shared by %zu devices; choose another --by",
 		       da_device_kname(d), da_id_kind_name(by), shared, count_matches(t, by, shared));
 	else if (by != DA_ID_INVALID)
-		errmsg("%s: has no %s", da_device_kname(d), da_id_kind_name(by));
+		errmsg("%s: has no %s", da_device_kname(d), kind_description[by]);
 	else
 		errmsg("%s: has no identity of its own to bind to (%s); name one with --by or give an IDENTITY",
 		       da_device_kname(d), part ? "partuuid, id or path" : "wwn, serial, id or path");
@@ -161,6 +173,8 @@ int cmd_set(struct tool *t, int argc, char **argv)
 	enum da_id_kind by = DA_ID_INVALID;
 	struct edit e = {};
 	const char *reason, *arg;
+	bool identity;
+	size_t n = 0;
 	int r;
 
 	r = parse_edit_opts(t, argc, argv, set_usage, &e.force, &by);
@@ -170,24 +184,21 @@ int cmd_set(struct tool *t, int argc, char **argv)
 		return usage_error("set", "expected a name and a device");
 	e.name = argv[optind];
 	arg = argv[optind + 1];
+	identity = da_identity_parse(arg, &e.kind, &e.value) == 0;
+	if (identity && by != DA_ID_INVALID)
+		return usage_error("set", "--by goes with a device, not an identity");
 	if (da_name_check(e.name, &reason) < 0) {
 		errmsg("invalid alias name '%s': %s", e.name, reason);
 		return EXIT_FAIL;
 	}
 	if (tool_load(t, NEED_MAP) < 0)
 		return EXIT_FAIL;
-	if (da_identity_parse(arg, &e.kind, &e.value) == 0) {
-		size_t n = count_matches(t, e.kind, e.value);
-
-		if (by != DA_ID_INVALID)
-			return usage_error("set", "--by goes with a device, not an identity");
+	if (identity) {
+		n = count_matches(t, e.kind, e.value);
 		if (n > 1) {
 			errmsg("%s matches %zu present devices; refusing to guess", arg, n);
 			return EXIT_FAIL;
 		}
-		if (n == 0)
-			fprintf(stderr, "diskalias: note: no device with %s is present now; '%s' applies when one appears\n",
-				arg, e.name);
 	} else {
 		struct da_device *d;
 		struct da_diag diag = {};
@@ -198,7 +209,11 @@ int cmd_set(struct tool *t, int argc, char **argv)
 		if (r < 0 || pick_identity(t, d, by, &e) < 0)
 			return EXIT_FAIL;
 	}
-	return run_edit(t, edit_set, &e);
+	r = run_edit(t, edit_set, &e);
+	if (r == EXIT_OK && identity && n == 0)
+		fprintf(stderr, "diskalias: note: no device with %s is present now; '%s' applies when one appears\n",
+			arg, e.name);
+	return r;
 }
 
 static int edit_unset(struct da_table *tb, void *data)

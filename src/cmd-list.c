@@ -221,18 +221,24 @@ static char *alias_cell(const struct da_alias *a, enum da_alias_state state, int
 	}
 }
 
+/* Fill a line; returns the number of cells with data, or -1. */
 static int set_cells(struct libscols_line *ln, const struct list_opts *o,
 		     char *(*cell)(const void *a, const void *b, int col), const void *a, const void *b)
 {
+	int n = 0;
+
 	for (size_t i = 0; i < o->ncols; i++) {
 		char *v = cell(a, b, o->cols[i]);
 
-		if (v && scols_line_refer_data(ln, i, v) < 0) {
+		if (!v)
+			continue;
+		if (scols_line_refer_data(ln, i, v) < 0) {
 			free(v);
 			return -1;
 		}
+		n++;
 	}
-	return 0;
+	return n;
 }
 
 struct dev_cell_args {
@@ -285,8 +291,16 @@ static int fill_table(struct tool *t, const struct list_opts *o, struct libscols
 		if (s == DA_ALIAS_PRESENT)
 			continue;
 		ln = scols_table_new_line(tb, NULL);
-		if (!ln || set_cells(ln, o, alias_cell_cb, da_table_get(t->table, i), &s) < 0)
+		if (!ln)
 			return -1;
+		switch (set_cells(ln, o, alias_cell_cb, da_table_get(t->table, i), &s)) {
+		case -1:
+			return -1;
+		case 0:
+			/* None of the chosen columns says anything about it. */
+			scols_table_remove_line(tb, ln);
+			break;
+		}
 	}
 	return 0;
 }
@@ -302,8 +316,11 @@ static int print_list(struct tool *t, const struct list_opts *o)
 	scols_table_enable_noheadings(tb, o->noheadings);
 	if (o->format == 'J')
 		scols_table_enable_json(tb, 1);
-	else if (o->format == 'P')
+	else if (o->format == 'P') {
 		scols_table_enable_export(tb, 1);
+		/* MAJ_MIN="8:32": names a shell can take as variables. */
+		scols_table_enable_shellvar(tb, 1);
+	}
 	else if (o->format == 'r')
 		scols_table_enable_raw(tb, 1);
 	for (size_t i = 0; i < o->ncols; i++) {

@@ -15,7 +15,7 @@ static int parse_query_opts(struct tool *t, int argc, char **argv, const char *u
 			return r;
 	}
 	if (optind >= argc)
-		return usage_error(argv[0], "expected at least one name");
+		return usage_error(t->cmd, "expected at least one name");
 	return -1;
 }
 

@@ -23,6 +23,9 @@ int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
+	/* Commands may pass their argv[0], which reads "diskalias CMD". */
+	if (cmd && strncmp(cmd, "diskalias ", 10) == 0)
+		cmd += 10;
 	fputs("diskalias: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

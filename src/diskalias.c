@@ -53,8 +53,11 @@ int main(int argc, char **argv)
 		{},
 	};
 	struct tool t = {};
+	char *cmdline;
 	int c, r;
 
+	/* getopt names the program by argv[0]: say "diskalias", not its path. */
+	argv[0] = (char *)"diskalias";
 	t.root = getenv("DISKALIAS_SYSROOT");
 	if (t.root && !*t.root)
 		t.root = NULL;
@@ -81,8 +84,13 @@ int main(int argc, char **argv)
 		argc -= optind;
 		argv += optind;
 		optind = 0;
+		t.cmd = commands[i].name;
+		cmdline = xasprintf("diskalias %s", t.cmd);
+		if (cmdline)
+			argv[0] = cmdline;
 		r = commands[i].fn(&t, argc, argv);
 		tool_done(&t);
+		free(cmdline);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			errmsg("write error on standard output");
 			return EXIT_FAIL;

@@ -23,6 +23,7 @@ enum {
 };
 
 struct tool {
+	const char *cmd;	/* the command's name, for messages */
 	const char *root;	/* --sysroot, or NULL */
 	const char *config;	/* -c, or NULL for the default */
 	char *table_path;
