@@ -21,20 +21,23 @@
 
 #include "internal.h"
 
-#define IN_CHUNK	(128 * 1024)
 #define OUT_SIZE	(128 * 1024)
 /* At most this many digits in a partition number. */
 #define PARTNO_DIGITS	6
+/* The most bytes a name can need to be decided: itself, 'p', digits, the byte after. */
+#define UNDECIDED_MAX(rw) ((rw)->maxlen + PARTNO_DIGITS + 2)
 
 enum {
 	CLS_WORD = 1 << 0,	/* continues a word: no name starts or ends next to it */
 	CLS_NOLEFT = 1 << 1,	/* no name starts right after it */
 	CLS_START = 1 << 2,	/* some name starts with it */
+	CLS_SECOND = 1 << 3,	/* it is the second byte of some name */
 };
 
 struct rw_entry {
 	const char *to;		/* what the name becomes */
 	const char *name;	/* the alias or kernel name, for annotations */
+	uint32_t tolen, namelen;
 	bool parts;		/* a partition suffix after it names a partition */
 };
 
@@ -59,15 +62,21 @@ struct da_rewriter {
 	struct strv strings;	/* every string the entries point at */
 	size_t maxlen;		/* longest name */
 
-	/* The stream: undecided bytes wait in @in, output gathers in @out. */
+	/* Nibble tables of CLS_NOLEFT and CLS_START for the vector search, when it can be used. */
+	bool vector;
+	uint8_t noleft_lo[16], noleft_hi[16], start_lo[16], start_hi[16], second_lo[16], second_hi[16];
+
+	/* The stream: an undecided name waits in @in, output gathers in @out. */
 	char *in, *out;
-	size_t inlen, incap, outlen;
+	size_t inlen, outlen;
 	bool prev_noleft;	/* the last byte passed on may not precede a name */
 	size_t *ends;		/* trie walk: where names ended, deepest last */
 	int32_t *endval;
 	size_t count;		/* names rewritten since the stream began */
 	int err;		/* a write failure sticks */
 };
+
+static void init_vector(struct da_rewriter *rw);
 
 DA_EXPORT void da_rewriter_free(struct da_rewriter *rw)
 {
@@ -106,7 +115,9 @@ static int add_entry(struct da_rewriter *rw, const char *to, const char *name, b
 	if (!v)
 		return -ENOMEM;
 	rw->entries = v;
-	v[rw->nentries] = (struct rw_entry){ .to = to, .name = name, .parts = parts };
+	v[rw->nentries] = (struct rw_entry){
+		.to = to, .name = name, .tolen = strlen(to), .namelen = strlen(name), .parts = parts,
+	};
 	*ret = rw->nentries++;
 	return 0;
 }
@@ -176,6 +187,15 @@ static int add_reverse(struct da_rewriter *rw, struct builder *b, const struct d
 	return r;
 }
 
+/* Put byte @c of a name in class @bit, in every case the mode reads it in. */
+static void mark(struct da_rewriter *rw, uint8_t c, uint8_t bit)
+{
+	rw->cls[c] |= bit;
+	rw->cls[fold(rw->mode, c)] |= bit;
+	if (rw->mode == DA_REWRITE_REVERSE && c >= 'a' && c <= 'z')
+		rw->cls[c - ('a' - 'A')] |= bit;
+}
+
 static int build_trie(struct da_rewriter *rw, const struct builder *b)
 {
 	size_t total = 1;
@@ -210,10 +230,12 @@ static int build_trie(struct da_rewriter *rw, const struct builder *b)
 
 		if (!*p)
 			continue;
-		rw->cls[*p] |= CLS_START;
-		rw->cls[fold(rw->mode, *p)] |= CLS_START;
-		if (rw->mode == DA_REWRITE_REVERSE && *p >= 'a' && *p <= 'z')
-			rw->cls[*p - ('a' - 'A')] |= CLS_START;
+		mark(rw, p[0], CLS_START);
+		/* A name of one byte has no second: then any byte may follow a start. */
+		for (unsigned int c = 0; !p[1] && c < 256; c++)
+			rw->cls[c] |= CLS_SECOND;
+		if (p[1])
+			mark(rw, p[1], CLS_SECOND);
 		for (; *p; p++) {
 			uint32_t *c = &rw->child[node * rw->nsym + rw->sym[*p]];
 
@@ -270,9 +292,9 @@ DA_EXPORT int da_rewriter_new(const struct da_map *map, enum da_rewrite_mode mod
 		r = build_trie(rw, &b);
 	free(b.v);
 	if (r >= 0) {
-		/* Room for a whole chunk after the longest undecided name. */
-		rw->incap = IN_CHUNK + rw->maxlen + PARTNO_DIGITS + 8;
-		rw->in = malloc(rw->incap);
+		/* An undecided name, and as much again of what follows it. */
+		rw->in = malloc(2 * UNDECIDED_MAX(rw));
+		init_vector(rw);
 		rw->out = malloc(OUT_SIZE);
 		if (!rw->in || !rw->out)
 			r = -ENOMEM;
@@ -413,10 +435,9 @@ static int match_at(struct da_rewriter *rw, const uint8_t *p, size_t i, size_t n
 	return NO_MATCH;
 }
 
-static void emit_name(struct da_rewriter *rw, const char *name, const char *digits, size_t n)
+static void emit_name(struct da_rewriter *rw, const char *name, size_t len, const char *digits,
+		      size_t n)
 {
-	size_t len = strlen(name);
-
 	emit(rw, name, len);
 	if (n == 0)
 		return;
@@ -433,82 +454,186 @@ static void emit_match(struct da_rewriter *rw, const char *p, size_t i, const st
 	if (rw->mode == DA_REWRITE_ANNOTATE) {
 		emit(rw, p + i, m->end - i);
 		emit(rw, "(", 1);
-		emit_name(rw, m->e->name, digits, ndigits);
+		emit_name(rw, m->e->name, m->e->namelen, digits, ndigits);
 		emit(rw, ")", 1);
 	} else {
-		emit_name(rw, m->e->to, digits, ndigits);
+		emit_name(rw, m->e->to, m->e->tolen, digits, ndigits);
 	}
 	rw->count++;
 }
 
-/* Where the next name may start, from @i: a start byte after a byte that allows one. */
-static size_t next_candidate(const struct da_rewriter *rw, const uint8_t *p, size_t i, size_t n,
-			     bool *prev_noleft)
+/*
+ * Where names may start in the @len (at most 32) bytes at @p: bit j is set
+ * when p[j] starts some name and the byte before it (p[-1], or *@prev_noleft
+ * for the first) allows one. Whether a byte may start a name depends on the
+ * text alone, never on what was rewritten, so a block is looked at once.
+ * *@prev_noleft becomes the class of the block's last byte.
+ */
+static uint32_t candidates_scalar(const struct da_rewriter *rw, const uint8_t *p, size_t len,
+				  bool *prev_noleft)
 {
 	bool noleft = *prev_noleft;
+	uint32_t mask = 0;
 
-	for (; i < n; i++) {
-		uint8_t c = rw->cls[p[i]];
+	for (size_t j = 0; j < len; j++) {
+		uint8_t c = rw->cls[p[j]];
 
 		if ((c & CLS_START) && !noleft)
-			break;
+			mask |= 1u << j;
 		noleft = c & CLS_NOLEFT;
 	}
 	*prev_noleft = noleft;
-	return i;
+	return mask;
 }
 
-/* Rewrite what waits in @in; keep an undecided tail unless @final. */
-static void scan(struct da_rewriter *rw, bool final)
+/*
+ * The same for 32 bytes at once. Class membership is looked up by nibbles
+ * (the classic two-shuffle test): bit h of lo[c & 15] is set when byte
+ * h << 4 | (c & 15) is in the class, and hi[h] is 1 << h for h < 8. Bytes of
+ * 0x80 and above, outside the tables, are added as the scalar table has them
+ * (init_vector() checks that they are all alike).
+ */
+static void nibble_tables(const uint8_t *cls, uint8_t bit, uint8_t lo[16], uint8_t hi[16])
 {
-	const uint8_t *p = (const uint8_t *)rw->in;
-	size_t i = 0, from = 0, n = rw->inlen;
-	bool noleft = rw->prev_noleft;
-
-	while (i < n) {
-		struct match m;
-		int r;
-
-		i = next_candidate(rw, p, i, n, &noleft);
-		if (i >= n)
-			break;
-		r = match_at(rw, p, i, n, final, &m);
-		if (r == UNDECIDED)
-			break;
-		if (r == MATCH) {
-			emit(rw, rw->in + from, i - from);
-			emit_match(rw, rw->in, i, &m);
-			i = from = m.end;
-		} else {
-			i++;
-		}
-		noleft = rw->cls[p[i - 1]] & CLS_NOLEFT;
+	for (unsigned int h = 0; h < 16; h++) {
+		hi[h] = h < 8 ? 1u << h : 0;
+		lo[h] = 0;
 	}
-	if (i > n)
-		i = n;
-	emit(rw, rw->in + from, i - from);
+	for (unsigned int c = 0; c < 128; c++)
+		if (cls[c] & bit)
+			lo[c & 15] |= 1u << (c >> 4);
+}
+
+static void init_vector(struct da_rewriter *rw)
+{
+	rw->vector = false;
+#if defined(__x86_64__) && defined(__GNUC__)
+	/* High bytes: all continue words and none is in a name (no name has one). */
+	for (unsigned int c = 128; c < 256; c++)
+		if ((rw->cls[c] & (CLS_NOLEFT | CLS_START | CLS_SECOND)) != CLS_NOLEFT)
+			return;
+	nibble_tables(rw->cls, CLS_NOLEFT, rw->noleft_lo, rw->noleft_hi);
+	nibble_tables(rw->cls, CLS_START, rw->start_lo, rw->start_hi);
+	nibble_tables(rw->cls, CLS_SECOND, rw->second_lo, rw->second_hi);
+	__builtin_cpu_init();
+	rw->vector = __builtin_cpu_supports("avx2");
+#endif
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+__attribute__((target("avx2"))) static inline uint32_t class_mask(__m256i v, const uint8_t *lo16,
+								   const uint8_t *hi16)
+{
+	const __m256i nib = _mm256_set1_epi8(0x0f);
+	__m256i lo_tbl = _mm256_broadcastsi128_si256(_mm_loadu_si128((const void *)lo16));
+	__m256i hi_tbl = _mm256_broadcastsi128_si256(_mm_loadu_si128((const void *)hi16));
+	__m256i lo = _mm256_shuffle_epi8(lo_tbl, _mm256_and_si256(v, nib));
+	__m256i hi = _mm256_shuffle_epi8(hi_tbl, _mm256_and_si256(_mm256_srli_epi16(v, 4), nib));
+	__m256i none = _mm256_cmpeq_epi8(_mm256_and_si256(lo, hi), _mm256_setzero_si256());
+
+	return ~(uint32_t)_mm256_movemask_epi8(none);
+}
+
+__attribute__((target("avx2"))) static uint32_t candidates_avx2(const struct da_rewriter *rw,
+								const uint8_t *p, bool *prev_noleft)
+{
+	__m256i v = _mm256_loadu_si256((const void *)p);
+	/* High bytes (negative as signed) continue words and start none. */
+	uint32_t high = (uint32_t)_mm256_movemask_epi8(v);
+	uint32_t noleft = class_mask(v, rw->noleft_lo, rw->noleft_hi) | high;
+	uint32_t start = class_mask(v, rw->start_lo, rw->start_hi) & ~high;
+	/* A start whose next byte is no name's second is none (the last byte's next is unseen). */
+	uint32_t second = class_mask(v, rw->second_lo, rw->second_hi) & ~high;
+	uint32_t mask = start & ~(noleft << 1 | (uint32_t)*prev_noleft) & (second >> 1 | 1u << 31);
+
+	*prev_noleft = noleft >> 31;
+	return mask;
+}
+#endif
+
+static uint32_t candidates(const struct da_rewriter *rw, const uint8_t *p, size_t len,
+			   bool *prev_noleft)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (rw->vector && len == 32)
+		return candidates_avx2(rw, p, prev_noleft);
+#endif
+	return candidates_scalar(rw, p, len, prev_noleft);
+}
+
+/*
+ * Rewrite @n bytes at @buf, continuing the stream. Everything is written out
+ * except, unless @final, an undecided name at the end: returns where it
+ * starts (@n when there is none).
+ */
+static size_t scan(struct da_rewriter *rw, const char *buf, size_t n, bool final)
+{
+	const uint8_t *p = (const uint8_t *)buf;
+	bool noleft = rw->prev_noleft, before = noleft;
+	size_t i = 0, from = 0;
+
+	for (size_t b = 0; b < n; b += 32) {
+		size_t len = n - b < 32 ? n - b : 32;
+		uint32_t mask;
+
+		before = noleft;
+		mask = candidates(rw, p + b, len, &noleft);
+		for (; mask; mask &= mask - 1) {
+			size_t at = b + __builtin_ctz(mask);
+			struct match m;
+			int r;
+
+			if (at < i)
+				continue;	/* inside a name just rewritten */
+			r = match_at(rw, p, at, n, final, &m);
+			if (r == UNDECIDED) {
+				emit(rw, buf + from, at - from);
+				rw->prev_noleft = at > 0 ? rw->cls[p[at - 1]] & CLS_NOLEFT : before;
+				return at;
+			}
+			if (r == MATCH) {
+				emit(rw, buf + from, at - from);
+				emit_match(rw, buf, at, &m);
+				i = from = m.end;
+			}
+		}
+	}
+	emit(rw, buf + from, n - from);
 	rw->prev_noleft = noleft;
-	memmove(rw->in, rw->in + i, n - i);
-	rw->inlen = n - i;
+	return n;
 }
 
 DA_EXPORT int da_rewriter_feed(struct da_rewriter *rw, const void *buf, size_t len)
 {
 	const char *s = buf;
+	size_t off = 0, stop;
 
-	while (len > 0 && !rw->err) {
-		size_t n = rw->incap - rw->inlen;
+	if (rw->err)
+		return rw->err;
+	if (rw->inlen > 0) {
+		/*
+		 * A name was undecided at the end of the last piece: decide it
+		 * with the start of this one, then go on in this one itself.
+		 */
+		size_t carried = rw->inlen, k = len < UNDECIDED_MAX(rw) ? len : UNDECIDED_MAX(rw);
 
-		if (n > len)
-			n = len;
-		memcpy(rw->in + rw->inlen, s, n);
-		rw->inlen += n;
-		s += n;
-		len -= n;
-		scan(rw, false);
+		memcpy(rw->in + carried, s, k);
+		stop = scan(rw, rw->in, carried + k, false);
+		if (stop < carried) {
+			/* Still undecided: then all of this piece was short, and is in @in. */
+			memmove(rw->in, rw->in + stop, carried + k - stop);
+			rw->inlen = carried + k - stop;
+			return flush_out(rw);
+		}
+		rw->inlen = 0;
+		off = stop - carried;
 	}
-	flush_out(rw);
-	return rw->err;
+	stop = off + scan(rw, s + off, len - off, false);
+	memcpy(rw->in, s + stop, len - stop);
+	rw->inlen = len - stop;
+	return flush_out(rw);
 }
 
 /* End the stream: rewrite what waits, hand it out, and get ready for the next one. */
@@ -517,7 +642,7 @@ static int end_stream(struct da_rewriter *rw, size_t *ret_count)
 	int r;
 
 	if (!rw->err)
-		scan(rw, true);
+		scan(rw, rw->in, rw->inlen, true);
 	r = flush_out(rw);
 	if (ret_count)
 		*ret_count = rw->count;
