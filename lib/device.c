@@ -31,6 +31,7 @@ struct da_device {
 	bool removable, ro;
 	char *model, *serial, *wwn, *dm_name;
 	char *hctl;	/* SCSI address H:C:T:L, from the scsi_device on the parent walk */
+	char *id_path;	/* udev's ID_PATH: the slot's primary by-path name */
 	struct strv ids[_DA_ID_MAX];
 	struct strv links;	/* "by-id/NAME" for each /dev/disk link */
 };
@@ -51,6 +52,7 @@ static void device_free(struct da_device *d)
 	free(d->serial);
 	free(d->wwn);
 	free(d->dm_name);
+	free(d->id_path);
 	free(d->hctl);
 	for (int k = 0; k < _DA_ID_MAX; k++)
 		strv_free(&d->ids[k]);
@@ -136,7 +138,9 @@ static char *subsystem_of(const char *dir)
 static void read_parents(const struct da_ctx *ctx, struct da_device *d)
 {
 	_cleanup_free_ char *link = xasprintf("%s/device", d->syspath);
-	_cleanup_free_ char *top = da_ctx_sys(ctx, "devices");
+	_cleanup_free_ char *rel = da_ctx_sys(ctx, "devices");
+	/* Both sides resolved, so a relative --sysroot compares like an absolute one. */
+	_cleanup_free_ char *top = rel ? realpath(rel, NULL) : NULL;
 	char *dir = link ? realpath(link, NULL) : NULL;
 	size_t toplen = top ? strlen(top) : 0;
 
@@ -320,6 +324,11 @@ static int read_udev_db(const struct da_ctx *ctx, struct da_device *d)
 	if (read_file(path, &buf, NULL) < 0)
 		return 0;
 	for (line = strtok_r(buf, "\n", &save); line && r >= 0; line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "E:ID_PATH=", 10) == 0 && !d->id_path) {
+			d->id_path = strdup(line + 10);
+			if (!d->id_path)
+				r = -ENOMEM;
+		}
 		if (strncmp(line, "E:", 2) == 0) {
 			for (size_t i = 0; i < ARRAY_SIZE(props); i++) {
 				size_t n = strlen(props[i].key);
@@ -386,6 +395,27 @@ static int disk_identities(struct da_device *d)
 	if (r >= 0)
 		r = add_identity(d, DA_ID_SERIAL, d->serial);
 	return r;
+}
+
+/* udev's ID_PATH names the slot; its link leads the by-path names (sas-phyN before sas-exp...). */
+static void primary_path_first(struct da_device *d)
+{
+	struct strv *p = &d->ids[DA_ID_PATH];
+	_cleanup_free_ char *want = NULL;
+
+	if (!d->id_path)
+		return;
+	/* A partition's links carry its disk's ID_PATH with a -partN suffix. */
+	want = d->partno ? xasprintf("%s-part%u", d->id_path, d->partno) : strdup(d->id_path);
+	for (size_t i = 1; want && i < p->n; i++) {
+		if (streq(p->v[i], want)) {
+			char *s = p->v[i];
+
+			memmove(p->v + 1, p->v, i * sizeof(*p->v));
+			p->v[0] = s;
+			break;
+		}
+	}
 }
 
 /*
@@ -530,10 +560,11 @@ DA_EXPORT int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag, struct d
 		return r;
 	}
 	qsort(l->v, l->n, sizeof(*l->v), device_cmp);
-	for (size_t i = 0; i < l->n; i++)
-		for (int k = 0; k < _DA_ID_MAX; k++)
-			if (k == DA_ID_ID || k == DA_ID_PATH)
-				strv_sort(&l->v[i]->ids[k]);
+	for (size_t i = 0; i < l->n; i++) {
+		strv_sort(&l->v[i]->ids[DA_ID_ID]);
+		strv_sort(&l->v[i]->ids[DA_ID_PATH]);
+		primary_path_first(l->v[i]);
+	}
 	*ret_list = l;
 	return 0;
 }
