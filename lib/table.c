@@ -404,9 +404,8 @@ static int check_owner(const char *path, const struct stat *st, struct da_diag *
 static int load_fd(const char *path, int fd, struct da_diag *diag, struct da_table **ret_table)
 {
 	_cleanup_free_ char *buf = NULL;
-	size_t len = 0, size = 0;
 	struct stat st;
-	ssize_t n;
+	size_t len;
 	int r;
 
 	if (fstat(fd, &st) < 0)
@@ -416,29 +415,12 @@ static int load_fd(const char *path, int fd, struct da_diag *diag, struct da_tab
 	r = check_owner(path, &st, diag);
 	if (r < 0)
 		return r;
-	for (;;) {
-		if (len + 1 >= size) {
-			char *nb;
-
-			size = size ? size * 2 : 65536;
-			nb = realloc(buf, size);
-			if (!nb)
-				return -ENOMEM;
-			buf = nb;
-		}
-		n = read(fd, buf + len, size - len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			da_diag_add(diag, path, 0, false, "%s", strerror(-r));
-			return r;
-		}
-		if (n == 0)
-			break;
-		len += n;
+	r = read_fd(fd, &buf, &len);
+	if (r < 0) {
+		da_diag_add(diag, path, 0, false, "%s", strerror(-r));
+		return r;
 	}
-	return da_table_parse(path, buf ? buf : "", len, diag, ret_table);
+	return da_table_parse(path, buf, len, diag, ret_table);
 }
 
 DA_EXPORT int da_table_load(const char *path, struct da_diag *diag, struct da_table **ret_table)

@@ -30,28 +30,21 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
-int read_file(const char *path, char **ret_buf, size_t *ret_len)
+int read_fd(int fd, char **ret_buf, size_t *ret_len)
 {
 	size_t len = 0, size = 4096;
-	char *buf, *n;
+	char *buf = malloc(size), *n;
 	ssize_t r;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	buf = malloc(size);
-	if (!buf) {
-		close(fd);
+	if (!buf)
 		return -ENOMEM;
-	}
 	for (;;) {
 		if (len + 1 >= size) {
 			size *= 2;
 			n = realloc(buf, size);
 			if (!n) {
-				r = -ENOMEM;
-				goto fail;
+				free(buf);
+				return -ENOMEM;
 			}
 			buf = n;
 		}
@@ -60,21 +53,28 @@ int read_file(const char *path, char **ret_buf, size_t *ret_len)
 			if (errno == EINTR)
 				continue;
 			r = -errno;
-			goto fail;
+			free(buf);
+			return r;
 		}
 		if (r == 0)
 			break;
 		len += r;
 	}
-	close(fd);
 	buf[len] = '\0';
 	*ret_buf = buf;
 	if (ret_len)
 		*ret_len = len;
 	return 0;
-fail:
+}
+
+int read_file(const char *path, char **ret_buf, size_t *ret_len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -errno;
+	r = read_fd(fd, ret_buf, ret_len);
 	close(fd);
-	free(buf);
 	return r;
 }
 

@@ -37,6 +37,8 @@ char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
  * *ret_len). Returns 0 or -errno; *ret_buf is the caller's to free.
  */
 int read_file(const char *path, char **ret_buf, size_t *ret_len);
+/* As read_file(), from an open file descriptor (which stays open). */
+int read_fd(int fd, char **ret_buf, size_t *ret_len);
 /* Read a small attribute file, trailing white space removed; NULL when absent or empty. */
 char *read_attr(const char *dir, const char *name);
 /* As read_attr(), leading white space removed too (SCSI vendor/model, NVMe serial). */
