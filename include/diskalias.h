@@ -344,6 +344,7 @@ struct da_device *da_kmsg_device(const struct da_devlist *list, const char *devi
  * depend on the input.
  */
 struct da_rewriter;
+struct iovec;
 
 enum da_rewrite_mode {
 	DA_REWRITE_ALIAS,	/* sdc -> bay07, /dev/sdc -> /dev/disk/by-alias/bay07 */
@@ -352,10 +353,12 @@ enum da_rewrite_mode {
 };
 
 /*
- * Where rewritten text goes, piece by piece in order. Returns >= 0, or a
- * negative errno that stops the stream and is returned by the call feeding it.
+ * Where rewritten text goes: @iovcnt pieces in order, as writev(2) takes
+ * them (they point into the text fed and into the rewriter, valid only
+ * during the call). Returns >= 0, or a negative errno that stops the stream
+ * and is returned by the call feeding it.
  */
-typedef int (*da_rewrite_write_fn)(void *userdata, const char *buf, size_t len);
+typedef int (*da_rewrite_write_fn)(void *userdata, const struct iovec *iov, int iovcnt);
 
 /*
  * Build a rewriter for the devices of @map that have a name (for

@@ -18,10 +18,14 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include "internal.h"
 
-#define OUT_SIZE	(128 * 1024)
+/* Output: pieces shorter than COPY_MAX are gathered in a buffer, longer ones written in place. */
+#define OUT_SIZE	(64 * 1024)
+#define COPY_MAX	128
+#define IOV_N		256
 /* At most this many digits in a partition number. */
 #define PARTNO_DIGITS	6
 /* The most bytes a name can need to be decided: itself, 'p', digits, the byte after. */
@@ -66,9 +70,15 @@ struct da_rewriter {
 	bool vector;
 	uint8_t noleft_lo[16], noleft_hi[16], start_lo[16], start_hi[16], second_lo[16], second_hi[16];
 
-	/* The stream: an undecided name waits in @in, output gathers in @out. */
+	/*
+	 * The stream: an undecided name waits in @in. Output is a list of
+	 * pieces, written at the end of each feed: stretches of the text where
+	 * they are, short ones and replacements copied together into @out.
+	 */
 	char *in, *out;
 	size_t inlen, outlen;
+	struct iovec iov[IOV_N];
+	int iovcnt;
 	bool prev_noleft;	/* the last byte passed on may not precede a name */
 	size_t *ends;		/* trie walk: where names ended, deepest last */
 	int32_t *endval;
@@ -307,13 +317,15 @@ DA_EXPORT int da_rewriter_new(const struct da_map *map, enum da_rewrite_mode mod
 	return 0;
 }
 
+/* Write out the pieces gathered. They point into the text fed: done before a feed returns. */
 static int flush_out(struct da_rewriter *rw)
 {
 	int r;
 
-	if (rw->outlen == 0 || rw->err)
+	if (rw->iovcnt == 0 || rw->err)
 		return rw->err;
-	r = rw->write(rw->userdata, rw->out, rw->outlen);
+	r = rw->write(rw->userdata, rw->iov, rw->iovcnt);
+	rw->iovcnt = 0;
 	rw->outlen = 0;
 	if (r < 0)
 		rw->err = r;
@@ -322,19 +334,24 @@ static int flush_out(struct da_rewriter *rw)
 
 static void emit(struct da_rewriter *rw, const char *p, size_t len)
 {
+	struct iovec *last;
+
 	if (rw->err || len == 0)
 		return;
-	if ((rw->outlen + len > OUT_SIZE || len >= OUT_SIZE / 4) && flush_out(rw) < 0)
+	/* Room for one more piece, and for its bytes if they are to be copied. */
+	if ((rw->iovcnt == IOV_N || (len < COPY_MAX && rw->outlen + len > OUT_SIZE)) &&
+	    flush_out(rw) < 0)
 		return;
-	if (len >= OUT_SIZE / 4) {
-		/* Large unchanged stretches go out as they are, without a copy. */
-		int r = rw->write(rw->userdata, p, len);
-
-		if (r < 0)
-			rw->err = r;
+	if (len >= COPY_MAX) {
+		rw->iov[rw->iovcnt++] = (struct iovec){ (void *)p, len };
 		return;
 	}
+	last = rw->iovcnt ? &rw->iov[rw->iovcnt - 1] : NULL;
 	memcpy(rw->out + rw->outlen, p, len);
+	if (last && (char *)last->iov_base + last->iov_len == rw->out + rw->outlen)
+		last->iov_len += len;
+	else
+		rw->iov[rw->iovcnt++] = (struct iovec){ rw->out + rw->outlen, len };
 	rw->outlen += len;
 }
 
@@ -623,17 +640,20 @@ DA_EXPORT int da_rewriter_feed(struct da_rewriter *rw, const void *buf, size_t l
 		stop = scan(rw, rw->in, carried + k, false);
 		if (stop < carried) {
 			/* Still undecided: then all of this piece was short, and is in @in. */
+			flush_out(rw);
 			memmove(rw->in, rw->in + stop, carried + k - stop);
 			rw->inlen = carried + k - stop;
-			return flush_out(rw);
+			return rw->err;
 		}
 		rw->inlen = 0;
 		off = stop - carried;
 	}
 	stop = off + scan(rw, s + off, len - off, false);
+	/* Out before @in is written: pieces may point into it. */
+	flush_out(rw);
 	memcpy(rw->in, s + stop, len - stop);
 	rw->inlen = len - stop;
-	return flush_out(rw);
+	return rw->err;
 }
 
 /* End the stream: rewrite what waits, hand it out, and get ready for the next one. */
@@ -648,6 +668,7 @@ static int end_stream(struct da_rewriter *rw, size_t *ret_count)
 		*ret_count = rw->count;
 	rw->inlen = 0;
 	rw->outlen = 0;
+	rw->iovcnt = 0;
 	rw->prev_noleft = false;
 	rw->count = 0;
 	rw->err = 0;
@@ -669,10 +690,13 @@ struct membuf {
 	size_t len, size;
 };
 
-static int membuf_write(void *userdata, const char *p, size_t len)
+static int membuf_write(void *userdata, const struct iovec *iov, int iovcnt)
 {
 	struct membuf *mb = userdata;
+	size_t len = 0;
 
+	for (int i = 0; i < iovcnt; i++)
+		len += iov[i].iov_len;
 	if (mb->len + len + 1 > mb->size) {
 		size_t size = (mb->len + len + 1) * 2;
 		char *b = realloc(mb->buf, size);
@@ -682,8 +706,10 @@ static int membuf_write(void *userdata, const char *p, size_t len)
 		mb->buf = b;
 		mb->size = size;
 	}
-	memcpy(mb->buf + mb->len, p, len);
-	mb->len += len;
+	for (int i = 0; i < iovcnt; i++) {
+		memcpy(mb->buf + mb->len, iov[i].iov_base, iov[i].iov_len);
+		mb->len += iov[i].iov_len;
+	}
 	mb->buf[mb->len] = '\0';
 	return 0;
 }
@@ -697,11 +723,11 @@ DA_EXPORT int da_rewrite_buf(struct da_rewriter *rw, const void *buf, size_t len
 	size_t count = 0;
 	int r;
 
-	if (rw->inlen || rw->outlen)
+	if (rw->inlen || rw->iovcnt)
 		return -EBUSY;
 	rw->write = membuf_write;
 	rw->userdata = &mb;
-	r = membuf_write(&mb, "", 0);
+	r = membuf_write(&mb, NULL, 0);
 	if (r >= 0)
 		r = da_rewriter_feed(rw, buf, len);
 	if (r >= 0)

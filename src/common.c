@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/uio.h>
 
 #include "tool.h"
 
@@ -128,19 +129,40 @@ void tool_done(struct tool *t)
 	free(t->table_path);
 }
 
-int tool_write_fd(void *userdata, const char *buf, size_t len)
+int tool_write_fd(void *userdata, const struct iovec *iov, int iovcnt)
 {
 	int fd = *(int *)userdata;
 
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
+	while (iovcnt > 0) {
+		ssize_t n = writev(fd, iov, iovcnt);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -errno;
-		buf += n;
-		len -= n;
+		while (iovcnt > 0 && (size_t)n >= iov->iov_len) {
+			n -= iov->iov_len;
+			iov++;
+			iovcnt--;
+		}
+		if (iovcnt > 0 && n > 0) {
+			/* A short write inside a piece: the rest of it on its own. */
+			const char *p = (const char *)iov->iov_base + n;
+			size_t left = iov->iov_len - n;
+
+			while (left > 0) {
+				ssize_t w = write(fd, p, left);
+
+				if (w < 0 && errno == EINTR)
+					continue;
+				if (w < 0)
+					return -errno;
+				p += w;
+				left -= w;
+			}
+			iov++;
+			iovcnt--;
+		}
 	}
 	return 0;
 }

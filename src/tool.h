@@ -58,7 +58,7 @@ void errmsg(const char *fmt, ...) _printf_(1, 2);
 /* --annotate (-a) and --reverse (-r): sets *@mode and returns 0 when @c is one of them. */
 int tool_mode_option(int c, enum da_rewrite_mode *mode);
 /* A da_rewrite_write_fn writing to the file descriptor *(int *)@userdata, all of it. */
-int tool_write_fd(void *userdata, const char *buf, size_t len);
+int tool_write_fd(void *userdata, const struct iovec *iov, int iovcnt);
 /*
  * Load the map and make a rewriter in @mode writing to *@fd (which must
  * outlive it). On failure the reason is printed; returns -1.
@@ -73,6 +73,13 @@ int tool_read_file(struct tool *t, enum da_ctx_file file, char **ret_buf, size_t
 int tool_load(struct tool *t, unsigned int need);
 void tool_done(struct tool *t);
 
+/* Add to @knames the kernel names of @d and its partitions (they are named after it). */
+int tool_affected_dev(struct tool *t, const struct da_device *d, struct strv *knames);
+/* The same for the device alias @name names now, if any (best effort: loads what it can). */
+int tool_affected(struct tool *t, const char *name, struct strv *knames);
+/* After an edit: a change uevent for each of @knames where udev runs, else a note pointing at apply. */
+void tool_notify(struct tool *t, const struct strv *knames);
+
 int cmd_list(struct tool *t, int argc, char **argv);
 int cmd_set(struct tool *t, int argc, char **argv);
 int cmd_unset(struct tool *t, int argc, char **argv);
@@ -85,5 +92,7 @@ int cmd_dmesg(struct tool *t, int argc, char **argv);
 int cmd_partitions(struct tool *t, int argc, char **argv);
 int cmd_diskstats(struct tool *t, int argc, char **argv);
 int cmd_run(struct tool *t, int argc, char **argv);
+int cmd_udev(struct tool *t, int argc, char **argv);
+int cmd_apply(struct tool *t, int argc, char **argv);
 
 #endif

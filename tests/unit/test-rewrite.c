@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <cmocka.h>
 
 #include <diskalias.h>
@@ -165,17 +166,19 @@ struct sink {
 	size_t len, size;
 };
 
-static int sink_write(void *userdata, const char *p, size_t len)
+static int sink_write(void *userdata, const struct iovec *iov, int iovcnt)
 {
 	struct sink *s = userdata;
 
-	if (s->len + len > s->size) {
-		s->size = (s->len + len) * 2;
-		s->buf = realloc(s->buf, s->size);
-		assert_non_null(s->buf);
+	for (int i = 0; i < iovcnt; i++) {
+		if (s->len + iov[i].iov_len > s->size) {
+			s->size = (s->len + iov[i].iov_len) * 2;
+			s->buf = realloc(s->buf, s->size);
+			assert_non_null(s->buf);
+		}
+		memcpy(s->buf + s->len, iov[i].iov_base, iov[i].iov_len);
+		s->len += iov[i].iov_len;
 	}
-	memcpy(s->buf + s->len, p, len);
-	s->len += len;
 	return 0;
 }
 
@@ -225,7 +228,7 @@ static void test_stream(void **state)
 	da_rewriter_free(rw);
 }
 
-static int failing_write(void *userdata, const char *p, size_t len)
+static int failing_write(void *userdata, const struct iovec *iov, int iovcnt)
 {
 	return -EPIPE;
 }
