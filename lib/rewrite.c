@@ -58,8 +58,12 @@ struct da_rewriter {
 	uint8_t sym[256];	/* byte -> alphabet symbol, 0 when no name has it */
 	uint8_t cls[256];
 	size_t nsym;
-	uint32_t *child;	/* [node * nsym + symbol] -> node; 0 is none (the root is no child) */
-	int32_t *value;		/* node -> entry, -1 when no name ends there */
+	/*
+	 * [node * nsym + symbol] -> node, 0 for none (the root is no child).
+	 * Symbol 0 is no byte's: its slot holds 1 + the entry of the name
+	 * ending at the node (0 for none), on the cache line the walk reads.
+	 */
+	uint32_t *child;
 	size_t nnodes;
 	struct rw_entry *entries;
 	size_t nentries;
@@ -93,7 +97,6 @@ DA_EXPORT void da_rewriter_free(struct da_rewriter *rw)
 	if (!rw)
 		return;
 	free(rw->child);
-	free(rw->value);
 	free(rw->entries);
 	strv_free(&rw->strings);
 	free(rw->in);
@@ -227,12 +230,10 @@ static int build_trie(struct da_rewriter *rw, const struct builder *b)
 			rw->maxlen = len;
 	}
 	rw->child = calloc(total * rw->nsym, sizeof(*rw->child));
-	rw->value = malloc(total * sizeof(*rw->value));
 	rw->ends = malloc((rw->maxlen + 1) * sizeof(*rw->ends));
 	rw->endval = malloc((rw->maxlen + 1) * sizeof(*rw->endval));
-	if (!rw->child || !rw->value || !rw->ends || !rw->endval)
+	if (!rw->child || !rw->ends || !rw->endval)
 		return -ENOMEM;
-	rw->value[0] = -1;
 	rw->nnodes = 1;
 	for (size_t i = 0; i < b->n; i++) {
 		const uint8_t *p = (const uint8_t *)b->v[i].s;
@@ -249,15 +250,13 @@ static int build_trie(struct da_rewriter *rw, const struct builder *b)
 		for (; *p; p++) {
 			uint32_t *c = &rw->child[node * rw->nsym + rw->sym[*p]];
 
-			if (!*c) {
-				*c = rw->nnodes;
-				rw->value[rw->nnodes++] = -1;
-			}
+			if (!*c)
+				*c = rw->nnodes++;
 			node = *c;
 		}
 		/* The first of two equal names wins: the device list's order. */
-		if (rw->value[node] < 0)
-			rw->value[node] = b->v[i].entry;
+		if (!rw->child[node * rw->nsym])
+			rw->child[node * rw->nsym] = b->v[i].entry + 1;
 	}
 	return 0;
 }
@@ -418,9 +417,9 @@ static int match_at(struct da_rewriter *rw, const uint8_t *p, size_t i, size_t n
 			break;
 		node = c;
 		j++;
-		if (rw->value[node] >= 0) {
+		if (rw->child[node * rw->nsym]) {
 			rw->ends[nends] = j;
-			rw->endval[nends++] = rw->value[node];
+			rw->endval[nends++] = rw->child[node * rw->nsym] - 1;
 		}
 	}
 	if (j == n && !final)
