@@ -78,6 +78,14 @@ enum da_ctx_file {
 	DA_FILE_DISKSTATS,	/* proc/diskstats */
 	DA_FILE_UPTIME,		/* proc/uptime */
 	DA_FILE_KMSG,		/* dev/kmsg, the kernel log */
+	DA_FILE_UDEV_CONTROL,	/* run/udev/control: exists while udev runs */
+	DA_FILE_MOUNTINFO,	/* proc/self/mountinfo */
+	DA_FILE_FSTAB,		/* etc/fstab */
+	DA_FILE_CRYPTTAB,	/* etc/crypttab */
+	DA_FILE_MDADM_CONF,	/* etc/mdadm/mdadm.conf */
+	DA_FILE_SMARTD_CONF,	/* etc/smartd.conf */
+	DA_FILE_BY_ALIAS,	/* dev/disk/by-alias, the links' directory */
+	DA_FILE_RENAMED,	/* run/diskalias/renamed: old names a forced rename keeps */
 };
 
 /* The path of @file under the context's root. Caller frees; NULL without memory. */
@@ -388,6 +396,93 @@ size_t da_rewriter_count(const struct da_rewriter *rw);
  */
 int da_rewrite_buf(struct da_rewriter *rw, const void *buf, size_t len, char **ret_buf,
 		   size_t *ret_len);
+
+/* -------------------------------------------------------------------------
+ * udev and /dev/disk/by-alias (SPEC section 5)
+ */
+
+/*
+ * The device of one udev event, described by udev's properties alone, with
+ * no sysfs scan (the helper runs in a udev worker once per device and
+ * boot). @env holds "KEY=value" strings, NULL terminated, as the helper's
+ * environment does; used are DEVPATH, DEVTYPE, PARTN, MAJOR, MINOR,
+ * DEVLINKS (the links earlier rules made: by-id, by-path, by-uuid, ...),
+ * ID_WWN_WITH_EXTENSION, ID_WWN, ID_SCSI_SERIAL, ID_SERIAL_SHORT (ID_SERIAL
+ * where a disk has no ID_SERIAL_SHORT nor ID_BUS: virtio, MMC), ID_FS_UUID,
+ * ID_FS_LABEL, ID_PART_ENTRY_UUID, ID_PART_ENTRY_NAME. For a partition the
+ * list also holds its disk, described by what a partition inherits from it
+ * (its ID_WWN, serials, and its by-id and by-path links without "-partN"),
+ * so a map made of the list names the partition as da_map_new() does on a
+ * full scan: its own aliases, then its disk's (bay07p1). Find the device
+ * with da_devlist_find_kname(*ret_list, @kname). Returns -EINVAL for an
+ * empty @kname or one with a '/'.
+ */
+int da_devlist_from_udev(const char *kname, char *const *env, struct da_devlist **ret_list);
+
+/*
+ * Write the mapping record "diskalias: KNAME is NAME (IDENTITY)" to the
+ * kernel log (DA_FILE_KMSG under the root), so each boot's log says which
+ * kernel name was which alias. A missing log is -ENOENT.
+ */
+int da_udev_record(const struct da_ctx *ctx, const char *kname, const char *name,
+		   const char *identity);
+/* True when udev runs on the context's machine (DA_FILE_UDEV_CONTROL exists). */
+bool da_udev_running(const struct da_ctx *ctx);
+/* Ask the kernel for a uevent (@action "change") of block device @kname, as udevadm trigger does. */
+int da_udev_trigger(const struct da_ctx *ctx, const char *kname, const char *action);
+
+/*
+ * Every name @dev has a /dev/disk/by-alias link for: its names in @map,
+ * primary first, then old names a forced rename keeps for it (recorded in
+ * DA_FILE_RENAMED by da_renamed_keep(), as long as the table does not give
+ * them to another). *ret_names is NULL terminated (maybe at once); the
+ * caller frees it with da_names_free().
+ */
+int da_link_names(const struct da_ctx *ctx, const struct da_map *map, const struct da_device *dev,
+		  char ***ret_names);
+void da_names_free(char **names);
+/*
+ * Keep the link of @oldname on kernel device @kname while it is named
+ * @newname: after a forced rename, so what was opened or mounted through
+ * the old link keeps working until the device goes away (or is named
+ * otherwise) or the machine reboots (the record is under run/).
+ */
+int da_renamed_keep(const struct da_ctx *ctx, const char *oldname, const char *newname,
+		    const char *kname);
+
+enum da_apply_action {
+	DA_APPLY_LINK_CREATED,	/* name, the kernel name it points at */
+	DA_APPLY_LINK_UPDATED,
+	DA_APPLY_LINK_REMOVED,
+	DA_APPLY_ATTR_SET,	/* name, the disk whose alias attribute now holds it */
+	DA_APPLY_ATTR_CLEARED,	/* the old name, the disk */
+};
+typedef void (*da_apply_fn)(void *userdata, enum da_apply_action action, const char *name,
+			    const char *kname);
+
+/*
+ * Make the by-alias links (DA_FILE_BY_ALIAS under the root) match @map:
+ * each link made as a new link renamed over the old one, so a name never
+ * disappears while it is repointed; links of names no device has are
+ * removed. Only links of the form "../../NODE" are touched (the form our
+ * udev rules give them); anything else there is left alone with a warning.
+ * Where the kernel has the attribute, each present disk's alias is set to
+ * its primary name (or cleared). Idempotent: a second run changes nothing
+ * and reports nothing. Each change goes to @report (may be NULL).
+ */
+int da_apply(const struct da_ctx *ctx, const struct da_map *map, da_apply_fn report,
+	     void *userdata, struct da_diag *diag);
+
+/* A place a name is used: @file, @line, and what is there. Return < 0 to stop. */
+typedef int (*da_use_fn)(void *userdata, const char *file, unsigned int line, const char *what);
+/*
+ * Where alias @name (or a partition name of it) is in use through its
+ * link /dev/disk/by-alias/NAME: mounts whose source is the link
+ * (DA_FILE_MOUNTINFO), and lines of DA_FILE_FSTAB, DA_FILE_CRYPTTAB,
+ * DA_FILE_MDADM_CONF, DA_FILE_SMARTD_CONF. Missing files are no uses.
+ * Returns the number of uses, each given to @fn, or a negative errno.
+ */
+int da_name_find_uses(const struct da_ctx *ctx, const char *name, da_use_fn fn, void *userdata);
 
 #ifdef __cplusplus
 }

@@ -139,6 +139,14 @@ DA_EXPORT char *da_ctx_path(const struct da_ctx *ctx, enum da_ctx_file file)
 		[DA_FILE_DISKSTATS] = "/proc/diskstats",
 		[DA_FILE_UPTIME] = "/proc/uptime",
 		[DA_FILE_KMSG] = "/dev/kmsg",
+		[DA_FILE_UDEV_CONTROL] = "/run/udev/control",
+		[DA_FILE_MOUNTINFO] = "/proc/self/mountinfo",
+		[DA_FILE_FSTAB] = "/etc/fstab",
+		[DA_FILE_CRYPTTAB] = "/etc/crypttab",
+		[DA_FILE_MDADM_CONF] = "/etc/mdadm/mdadm.conf",
+		[DA_FILE_SMARTD_CONF] = "/etc/smartd.conf",
+		[DA_FILE_BY_ALIAS] = "/dev/disk/by-alias",
+		[DA_FILE_RENAMED] = "/run/diskalias/renamed",
 	};
 
 	if ((unsigned int)file >= ARRAY_SIZE(rel))

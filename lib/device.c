@@ -569,6 +569,63 @@ DA_EXPORT int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag, struct d
 	return 0;
 }
 
+/*
+ * Devices described by someone else (udev's properties for one event),
+ * without a sysfs scan: an empty list, then devices added one by one.
+ */
+int da_devlist_new_empty(struct da_devlist **ret_list)
+{
+	struct da_devlist *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	hashmap_init(&l->bykname, false);
+	*ret_list = l;
+	return 0;
+}
+
+int da_devlist_add_device(struct da_devlist *l, const char *kname, unsigned int major,
+			  unsigned int minor, unsigned int partno, struct da_device *parent,
+			  struct da_device **ret_dev)
+{
+	struct da_device *d = calloc(1, sizeof(*d));
+	int r;
+
+	if (!d)
+		return -ENOMEM;
+	d->kname = strdup(kname);
+	if (!d->kname) {
+		device_free(d);
+		return -ENOMEM;
+	}
+	d->major = major;
+	d->minor = minor;
+	d->devtype = parent ? DA_DEV_PART : DA_DEV_DISK;
+	d->type = parent ? "part" : "disk";
+	d->partno = partno;
+	d->parent = parent;
+	r = list_add(l, d);
+	if (r < 0) {
+		/* list_add() may have kept the device in the array: take it out. */
+		if (l->n && l->v[l->n - 1] == d)
+			l->n--;
+		device_free(d);
+		return r;
+	}
+	*ret_dev = d;
+	return 0;
+}
+
+int da_device_add_identity(struct da_device *d, enum da_id_kind kind, const char *value)
+{
+	return add_identity(d, kind, value);
+}
+
+int da_device_add_link(struct da_device *d, const char *kdir, const char *name)
+{
+	return strv_consume(&d->links, xasprintf("%s/%s", kdir, name));
+}
+
 DA_EXPORT size_t da_devlist_count(const struct da_devlist *l)
 {
 	return l->n;

@@ -47,4 +47,17 @@ const char *da_id_value_key(enum da_id_kind kind, const char *value);
 /* The /dev/disk/ directory that holds links of identity @kind ("by-id"), or NULL. */
 const char *da_id_kind_dir(enum da_id_kind kind);
 
+/*
+ * Device lists not read from sysfs (lib/udev.c builds one from udev's
+ * properties). The list owns its devices; @parent must be in the list.
+ */
+int da_devlist_new_empty(struct da_devlist **ret_list);
+int da_devlist_add_device(struct da_devlist *l, const char *kname, unsigned int major,
+			  unsigned int minor, unsigned int partno, struct da_device *parent,
+			  struct da_device **ret_dev);
+/* Add identity @value of @kind (a repeat is ignored); @value may be NULL. */
+int da_device_add_identity(struct da_device *d, enum da_id_kind kind, const char *value);
+/* Record the link /dev/disk/@kdir/@name ("by-id", "wwn-0x...") as the device's. */
+int da_device_add_link(struct da_device *d, const char *kdir, const char *name);
+
 #endif

@@ -171,6 +171,7 @@ static const char set_usage[] =
 int cmd_set(struct tool *t, int argc, char **argv)
 {
 	enum da_id_kind by = DA_ID_INVALID;
+	struct strv knames = {};
 	struct edit e = {};
 	const char *reason, *arg;
 	bool identity;
@@ -199,6 +200,9 @@ int cmd_set(struct tool *t, int argc, char **argv)
 			errmsg("%s matches %zu present devices; refusing to guess", arg, n);
 			return EXIT_FAIL;
 		}
+		for (size_t i = 0; i < da_devlist_count(t->list); i++)
+			if (da_device_has_identity(da_devlist_get(t->list, i), e.kind, e.value))
+				tool_affected_dev(t, da_devlist_get(t->list, i), &knames);
 	} else {
 		struct da_device *d;
 		struct da_diag diag = {};
@@ -208,11 +212,17 @@ int cmd_set(struct tool *t, int argc, char **argv)
 		da_diag_clear(&diag);
 		if (r < 0 || pick_identity(t, d, by, &e) < 0)
 			return EXIT_FAIL;
+		tool_affected_dev(t, d, &knames);
 	}
+	/* Rebinding moves the name: the device it named changes too. */
+	tool_affected(t, e.name, &knames);
 	r = run_edit(t, edit_set, &e);
 	if (r == EXIT_OK && identity && n == 0)
 		fprintf(stderr, "diskalias: note: no device with %s is present now; '%s' applies when one appears\n",
 			arg, e.name);
+	if (r == EXIT_OK)
+		tool_notify(t, &knames);
+	strv_free(&knames);
 	return r;
 }
 
@@ -246,6 +256,7 @@ static int edit_unset_all(struct da_table *tb, void *data)
 
 int cmd_unset(struct tool *t, int argc, char **argv)
 {
+	struct strv knames = {};
 	struct edit e = {};
 	int r;
 
@@ -255,7 +266,15 @@ int cmd_unset(struct tool *t, int argc, char **argv)
 	if (optind >= argc)
 		return usage_error("unset", "expected an alias name");
 	e.names = argv + optind;
-	return run_edit(t, edit_unset_all, &e);
+	if (tool_load(t, 0) < 0)
+		return EXIT_FAIL;
+	for (char **names = e.names; *names; names++)
+		tool_affected(t, *names, &knames);
+	r = run_edit(t, edit_unset_all, &e);
+	if (r == EXIT_OK)
+		tool_notify(t, &knames);
+	strv_free(&knames);
+	return r;
 }
 
 static int edit_rename(struct da_table *tb, void *data)
@@ -272,13 +291,23 @@ static const char rename_usage[] =
 	"Rename an alias, keeping what it is bound to.\n"
 	"\n"
 	"Options:\n"
-	" -f, --force   rename even while the old name is in use\n"
+	" -f, --force   rename even while the old name is in use (mounted through its\n"
+	"               link, named in fstab, crypttab, mdadm.conf or smartd.conf);\n"
+	"               the old link is kept until the device goes away or the next boot\n"
 	" -h, --help    display this help\n";
+
+static int print_use(void *userdata, const char *file, unsigned int line, const char *what)
+{
+	errmsg("%s:%u: '%s' is in use: %s", file, line, (const char *)userdata, what);
+	return 0;
+}
 
 int cmd_rename(struct tool *t, int argc, char **argv)
 {
+	const struct da_alias *a;
+	struct strv knames = {};
 	struct edit e = {};
-	int r;
+	int r, uses = 0;
 
 	r = parse_edit_opts(t, argc, argv, rename_usage, &e.force, NULL);
 	if (r >= 0)
@@ -287,5 +316,32 @@ int cmd_rename(struct tool *t, int argc, char **argv)
 		return usage_error("rename", "expected the old and the new name");
 	e.name = argv[optind];
 	e.newname = argv[optind + 1];
-	return run_edit(t, edit_rename, &e);
+	if (tool_load(t, NEED_TABLE) < 0)
+		return EXIT_FAIL;
+	a = da_table_find(t->table, e.name);
+	if (a) {
+		/* The link is spelt as the table spells the name. */
+		e.name = da_alias_name(a);
+		uses = da_name_find_uses(t->ctx, e.name, print_use, (void *)e.name);
+		if (uses > 0 && !e.force) {
+			errmsg("refusing to rename '%s' while it is in use; with --force the old link is kept until the device goes away or the next boot",
+			       e.name);
+			return EXIT_FAIL;
+		}
+		tool_affected(t, e.name, &knames);
+	}
+	r = run_edit(t, edit_rename, &e);
+	if (r == EXIT_OK && uses > 0 && knames.n) {
+		int q = da_renamed_keep(t->ctx, e.name, e.newname, knames.v[0]);
+
+		if (q < 0)
+			errmsg("cannot keep the link of '%s': %s", e.name, strerror(-q));
+		else
+			fprintf(stderr, "diskalias: note: /dev/disk/by-alias/%s stays on %s until it goes away or the next boot\n",
+				e.name, knames.v[0]);
+	}
+	if (r == EXIT_OK)
+		tool_notify(t, &knames);
+	strv_free(&knames);
+	return r;
 }

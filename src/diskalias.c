@@ -22,6 +22,8 @@ static const struct command {
 	{ "partitions", cmd_partitions, "/proc/partitions with aliases" },
 	{ "diskstats", cmd_diskstats, "/proc/diskstats with aliases, or rates by alias" },
 	{ "run", cmd_run, "run a command with aliases in its arguments and output" },
+	{ "udev", cmd_udev, "for udev rules: the aliases of a device, from udev's properties" },
+	{ "apply", cmd_apply, "make /dev/disk/by-alias links where no udev runs" },
 };
 
 static void usage(void)

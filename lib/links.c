@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * /dev/disk/by-alias: which links a device should have, making them where
+ * no udev runs (apply), the old names a forced rename keeps, and where a
+ * name is in use (mounts, fstab, crypttab, mdadm.conf, smartd.conf).
+ *
+ * Which links are ours: a link in by-alias whose target is "../../NODE",
+ * NODE a device node name (no "..", not absolute) - the form udev gives the
+ * links our rules ask for and the form apply makes. Anything else in the
+ * directory (a file, a link elsewhere) is somebody else's and left alone.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "hashmap.h"
+#include "internal.h"
+
+/* One line of DA_FILE_RENAMED: "OLD NEW KNAME". */
+struct renamed {
+	struct strv old, new, kname;
+};
+
+static void renamed_free(struct renamed *rn)
+{
+	strv_free(&rn->old);
+	strv_free(&rn->new);
+	strv_free(&rn->kname);
+}
+
+static int renamed_load(const struct da_ctx *ctx, struct renamed *rn)
+{
+	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_RENAMED);
+	_cleanup_free_ char *buf = NULL;
+	char *line, *save = NULL;
+	int r = 0;
+
+	memset(rn, 0, sizeof(*rn));
+	if (!path)
+		return -ENOMEM;
+	if (read_file(path, &buf, NULL) < 0)
+		return 0;
+	for (line = strtok_r(buf, "\n", &save); line && r >= 0; line = strtok_r(NULL, "\n", &save)) {
+		char *f[3], *fsave = NULL;
+
+		f[0] = strtok_r(line, " \t", &fsave);
+		f[1] = strtok_r(NULL, " \t", &fsave);
+		f[2] = strtok_r(NULL, " \t", &fsave);
+		if (!f[2] || da_name_check(f[0], NULL) < 0 || da_name_check(f[1], NULL) < 0)
+			continue;
+		r = strv_push(&rn->old, f[0]);
+		if (r >= 0)
+			r = strv_push(&rn->new, f[1]);
+		if (r >= 0)
+			r = strv_push(&rn->kname, f[2]);
+	}
+	if (r < 0)
+		renamed_free(rn);
+	return r;
+}
+
+/* True when @name is among @dev's names in @map. */
+static bool has_name(const struct da_map *map, const struct da_device *dev, const char *name)
+{
+	const char *n;
+
+	for (size_t i = 0; (n = da_map_device_name(map, dev, i)); i++)
+		if (strcasecmp(n, name) == 0)
+			return true;
+	return false;
+}
+
+/* Append to @names the old names @rn keeps for @dev, as long as the table does not use them. */
+static int kept_names(const struct renamed *rn, const struct da_map *map,
+		      const struct da_device *dev, struct strv *names)
+{
+	const struct da_device *disk = da_device_parent(dev);
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < rn->old.n; i++) {
+		char *name = NULL;
+
+		if (da_map_find_alias(map, rn->old.v[i], NULL))
+			continue;
+		if (streq(rn->kname.v[i], da_device_kname(dev)) && has_name(map, dev, rn->new.v[i]))
+			name = strdup(rn->old.v[i]);
+		else if (disk && streq(rn->kname.v[i], da_device_kname(disk)) &&
+			 has_name(map, disk, rn->new.v[i]))
+			name = da_partition_name(rn->old.v[i], da_device_partno(dev));
+		else
+			continue;
+		if (!name)
+			return -ENOMEM;
+		if (strv_contains(names, name))
+			free(name);
+		else
+			r = strv_consume(names, name);
+	}
+	return r;
+}
+
+static int link_names(const struct renamed *rn, const struct da_map *map,
+		      const struct da_device *dev, struct strv *names)
+{
+	const char *n;
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && (n = da_map_device_name(map, dev, i)); i++)
+		r = strv_push(names, n);
+	if (r >= 0)
+		r = kept_names(rn, map, dev, names);
+	return r;
+}
+
+DA_EXPORT int da_link_names(const struct da_ctx *ctx, const struct da_map *map,
+			    const struct da_device *dev, char ***ret_names)
+{
+	struct strv names = {};
+	struct renamed rn;
+	char **v;
+	int r;
+
+	r = renamed_load(ctx, &rn);
+	if (r < 0)
+		return r;
+	r = link_names(&rn, map, dev, &names);
+	renamed_free(&rn);
+	if (r >= 0) {
+		v = realloc(names.v, (names.n + 1) * sizeof(*v));
+		r = v ? 0 : -ENOMEM;
+	}
+	if (r < 0) {
+		strv_free(&names);
+		return r;
+	}
+	v[names.n] = NULL;
+	*ret_names = v;
+	return 0;
+}
+
+DA_EXPORT void da_names_free(char **names)
+{
+	for (char **p = names; p && *p; p++)
+		free(*p);
+	free(names);
+}
+
+/* Make @dir (and its parents) like mkdir -p. */
+static int mkdir_p(char *dir)
+{
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	return mkdir(dir, 0755) < 0 && errno != EEXIST ? -errno : 0;
+}
+
+DA_EXPORT int da_renamed_keep(const struct da_ctx *ctx, const char *oldname, const char *newname,
+			      const char *kname)
+{
+	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_RENAMED);
+	_cleanup_free_ char *line = xasprintf("%s %s %s\n", oldname, newname, kname);
+	char *slash;
+	int fd, r = 0;
+
+	if (!path || !line)
+		return -ENOMEM;
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	r = mkdir_p(path);
+	if (r < 0)
+		return r;
+	*slash = '/';
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	/* One short write with O_APPEND: concurrent renames do not mix lines. */
+	if (write(fd, line, strlen(line)) != (ssize_t)strlen(line))
+		r = errno ? -errno : -EIO;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
+/* The target of a by-alias link to kernel device @kname: "../../sdc", "../../cciss/c0d0". */
+static char *link_target(const char *kname)
+{
+	_cleanup_free_ char *node = da_devnode(kname);
+
+	return node ? xasprintf("../..%s", node + strlen("/dev")) : NULL;
+}
+
+/* True when @target is of the form our links have (see the top of this file). */
+static bool target_is_ours(const char *target)
+{
+	const char *rest = target;
+
+	if (strncmp(rest, "../../", 6) != 0)
+		return false;
+	rest += 6;
+	return *rest && *rest != '/' && !strstr(rest, "..");
+}
+
+static int write_text(const char *path, const char *text, const char *end)
+{
+	_cleanup_free_ char *s = xasprintf("%s%s", text, end);
+	int fd, r = 0;
+
+	if (!s)
+		return -ENOMEM;
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+struct apply {
+	const struct da_ctx *ctx;
+	const struct da_map *map;
+	char *dir;
+	struct hashmap want;	/* link name -> target */
+	struct strv names, targets;	/* storage of want's keys and values */
+	da_apply_fn report;
+	void *userdata;
+	struct da_diag *diag;
+};
+
+static int want_links(struct apply *a, const struct renamed *rn)
+{
+	const struct da_devlist *list = da_map_devlist(a->map);
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < da_devlist_count(list); i++) {
+		const struct da_device *d = da_devlist_get(list, i);
+		struct strv names = {};
+
+		r = link_names(rn, a->map, d, &names);
+		for (size_t k = 0; r >= 0 && k < names.n; k++) {
+			if (hashmap_get(&a->want, names.v[k]))
+				continue;
+			r = strv_push(&a->names, names.v[k]);
+			if (r >= 0)
+				r = strv_consume(&a->targets, link_target(da_device_kname(d)));
+			if (r >= 0)
+				r = hashmap_put(&a->want, a->names.v[a->names.n - 1],
+						a->targets.v[a->targets.n - 1]);
+		}
+		strv_free(&names);
+	}
+	return r;
+}
+
+/* Point link @name at @target: a new link renamed over the old, never a moment without one. */
+static int make_link(struct apply *a, const char *name, const char *target)
+{
+	_cleanup_free_ char *path = xasprintf("%s/%s", a->dir, name);
+	_cleanup_free_ char *tmp = xasprintf("%s/.%s.diskalias-new", a->dir, name);
+	_cleanup_free_ char *old = NULL;
+	struct stat st;
+	int r;
+
+	if (!path || !tmp)
+		return -ENOMEM;
+	old = read_link(path);
+	if (streq(old, target))
+		return 0;
+	if ((!old && lstat(path, &st) == 0) || (old && !target_is_ours(old))) {
+		return da_diag_add(a->diag, path, 0, true,
+				   "not a link diskalias makes; left alone (alias '%s' has no link)",
+				   name);
+	}
+	unlink(tmp);
+	if (symlink(target, tmp) < 0 || rename(tmp, path) < 0) {
+		r = -errno;
+		unlink(tmp);
+		da_diag_add(a->diag, path, 0, false, "cannot make the link: %s", strerror(-r));
+		return r;
+	}
+	if (a->report)
+		a->report(a->userdata, old ? DA_APPLY_LINK_UPDATED : DA_APPLY_LINK_CREATED, name,
+			  target + strlen("../../"));
+	return 0;
+}
+
+/* Remove our links that no name wants any more, in name order. */
+static int remove_stale(struct apply *a)
+{
+	struct strv stale = {};
+	struct dirent *de;
+	DIR *dp = opendir(a->dir);
+	int r = 0;
+
+	if (!dp)
+		return -errno;
+	while (r >= 0 && (de = readdir(dp))) {
+		_cleanup_free_ char *path = NULL, *target = NULL;
+
+		if (streq(de->d_name, ".") || streq(de->d_name, "..") ||
+		    hashmap_get(&a->want, de->d_name))
+			continue;
+		path = xasprintf("%s/%s", a->dir, de->d_name);
+		target = path ? read_link(path) : NULL;
+		if (target && target_is_ours(target))
+			r = strv_push(&stale, de->d_name);
+	}
+	closedir(dp);
+	strv_sort(&stale);
+	for (size_t i = 0; r >= 0 && i < stale.n; i++) {
+		_cleanup_free_ char *path = xasprintf("%s/%s", a->dir, stale.v[i]);
+		_cleanup_free_ char *target = path ? read_link(path) : NULL;
+
+		if (!target)
+			continue;
+		if (unlink(path) < 0) {
+			r = -errno;
+			da_diag_add(a->diag, path, 0, false, "cannot remove: %s", strerror(-r));
+			continue;
+		}
+		/* A leftover of an interrupted apply is not worth a line. */
+		if (a->report && stale.v[i][0] != '.')
+			a->report(a->userdata, DA_APPLY_LINK_REMOVED, stale.v[i],
+				  target + strlen("../../"));
+	}
+	strv_free(&stale);
+	return r;
+}
+
+/* The kernel's alias attribute of every present disk that has one: its primary name, or empty. */
+static int write_attrs(struct apply *a)
+{
+	const struct da_devlist *list = da_map_devlist(a->map);
+	int r = 0;
+
+	for (size_t i = 0; i < da_devlist_count(list); i++) {
+		const struct da_device *d = da_devlist_get(list, i);
+		const char *name = da_map_device_name(a->map, d, 0);
+		_cleanup_free_ char *dir = NULL, *path = NULL, *cur = NULL;
+		int q;
+
+		if (da_device_devtype(d) != DA_DEV_DISK)
+			continue;
+		dir = da_ctx_sys(a->ctx, "class/block/%s", da_device_kname(d));
+		path = dir ? xasprintf("%s/alias", dir) : NULL;
+		if (!path)
+			return -ENOMEM;
+		if (access(path, F_OK) < 0)
+			continue;
+		cur = read_attr(dir, "alias");
+		if (streq(cur ? cur : "", name ? name : ""))
+			continue;
+		/* The kernel drops a trailing newline; an empty write would not reach it. */
+		q = write_text(path, name ? name : "", "\n");
+		if (q < 0) {
+			da_diag_add(a->diag, path, 0, false, "cannot write: %s", strerror(-q));
+			r = q;
+			continue;
+		}
+		if (a->report)
+			a->report(a->userdata, name ? DA_APPLY_ATTR_SET : DA_APPLY_ATTR_CLEARED,
+				  name ? name : cur, da_device_kname(d));
+	}
+	return r;
+}
+
+/* Keep only the records of DA_FILE_RENAMED whose device is still there under its new name. */
+static int prune_renamed(struct apply *a, const struct renamed *rn)
+{
+	const struct da_devlist *list = da_map_devlist(a->map);
+	_cleanup_free_ char *path = da_ctx_path(a->ctx, DA_FILE_RENAMED);
+	_cleanup_free_ char *tmp = NULL;
+	size_t kept = 0;
+	FILE *f;
+
+	if (!path)
+		return -ENOMEM;
+	if (rn->old.n == 0)
+		return 0;
+	tmp = xasprintf("%s.new", path);
+	f = tmp ? fopen(tmp, "we") : NULL;
+	if (!f)
+		return tmp ? -errno : -ENOMEM;
+	for (size_t i = 0; i < rn->old.n; i++) {
+		const struct da_device *d = da_devlist_find_kname(list, rn->kname.v[i]);
+
+		if (!d || !has_name(a->map, d, rn->new.v[i]) || da_map_find_alias(a->map, rn->old.v[i], NULL))
+			continue;
+		fprintf(f, "%s %s %s\n", rn->old.v[i], rn->new.v[i], rn->kname.v[i]);
+		kept++;
+	}
+	if (fclose(f) != 0 || (kept ? rename(tmp, path) : unlink(path) + unlink(tmp)) < 0) {
+		unlink(tmp);
+		return -errno;
+	}
+	return 0;
+}
+
+DA_EXPORT int da_apply(const struct da_ctx *ctx, const struct da_map *map, da_apply_fn report,
+		       void *userdata, struct da_diag *diag)
+{
+	struct apply a = { .ctx = ctx, .map = map, .report = report, .userdata = userdata,
+			   .diag = diag };
+	struct renamed rn = {};
+	int r, q;
+
+	hashmap_init(&a.want, false);
+	a.dir = da_ctx_path(ctx, DA_FILE_BY_ALIAS);
+	r = a.dir ? renamed_load(ctx, &rn) : -ENOMEM;
+	if (r >= 0)
+		r = want_links(&a, &rn);
+	if (r >= 0) {
+		r = mkdir_p(a.dir);
+		if (r < 0)
+			da_diag_add(diag, a.dir, 0, false, "cannot create: %s", strerror(-r));
+	}
+	for (size_t i = 0; r >= 0 && i < a.names.n; i++) {
+		q = make_link(&a, a.names.v[i], a.targets.v[i]);
+		if (q == -ENOMEM)
+			r = q;
+	}
+	if (r >= 0 && (q = remove_stale(&a)) < 0)
+		r = q;
+	if (r >= 0 && (q = write_attrs(&a)) < 0)
+		r = q;
+	if (r >= 0 && (q = prune_renamed(&a, &rn)) < 0)
+		r = q;
+	renamed_free(&rn);
+	hashmap_free(&a.want);
+	strv_free(&a.names);
+	strv_free(&a.targets);
+	free(a.dir);
+	return r;
+}
+
+/* True when @s[0..len) is @name or one of its partition names (bay07p1, dblog1). */
+static bool is_name_or_part(const char *s, size_t len, const char *name)
+{
+	_cleanup_free_ char *word = strndup(s, len), *base = NULL;
+	unsigned int partno;
+
+	if (!word)
+		return false;
+	if (streq(word, name))
+		return true;
+	return da_partition_split(word, &base, &partno) == 0 && streq(base, name);
+}
+
+static bool is_name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '.' || c == '_' || c == '+' || c == '-';
+}
+
+/* The first "/dev/disk/by-alias/WORD" in @line where WORD is @name or a partition of it. */
+static const char *find_link_use(const char *line, const char *name)
+{
+	static const char prefix[] = "/dev/disk/by-alias/";
+
+	for (const char *p = strstr(line, prefix); p; p = strstr(p + 1, prefix)) {
+		const char *w = p + strlen(prefix);
+		size_t n = 0;
+
+		while (is_name_char(w[n]))
+			n++;
+		if (n && is_name_or_part(w, n, name))
+			return p;
+	}
+	return NULL;
+}
+
+/* Mounts whose source is a link of @name: mountinfo's field after " - " and the type. */
+static int mount_uses(const struct da_ctx *ctx, const char *name, da_use_fn fn, void *userdata)
+{
+	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_MOUNTINFO), *buf = NULL;
+	char *line, *next;
+	unsigned int lineno = 0;
+	int n = 0, r;
+
+	if (!path)
+		return -ENOMEM;
+	if (read_file(path, &buf, NULL) < 0)
+		return 0;
+	for (line = buf; line && *line; line = next) {
+		_cleanup_free_ char *what = NULL;
+		char *f[32], *fsave = NULL, *src = NULL;
+		size_t nf = 0;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER */
+		for (char *w = strtok_r(line, " ", &fsave); w && nf < ARRAY_SIZE(f);
+		     w = strtok_r(NULL, " ", &fsave))
+			f[nf++] = w;
+		for (size_t i = 6; i + 2 < nf && !src; i++)
+			if (streq(f[i], "-"))
+				src = f[i + 2];
+		if (!src || find_link_use(src, name) != src)
+			continue;
+		what = xasprintf("%s mounted on %s", src, f[4]);
+		if (!what)
+			return -ENOMEM;
+		r = fn(userdata, path, lineno, what);
+		if (r < 0)
+			return r;
+		n++;
+	}
+	return n;
+}
+
+/* Lines of a configuration file that name a link of @name (comments are not uses). */
+static int file_uses(const struct da_ctx *ctx, enum da_ctx_file file, const char *name,
+		     da_use_fn fn, void *userdata)
+{
+	_cleanup_free_ char *path = da_ctx_path(ctx, file), *buf = NULL;
+	char *line, *next;
+	unsigned int lineno = 0;
+	int n = 0, r;
+
+	if (!path)
+		return -ENOMEM;
+	if (read_file(path, &buf, NULL) < 0)
+		return 0;
+	for (line = buf; line && *line; line = next) {
+		const char *s;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		s = line + strspn(line, " \t");
+		if (*s == '#' || !find_link_use(s, name))
+			continue;
+		r = fn(userdata, path, lineno, s);
+		if (r < 0)
+			return r;
+		n++;
+	}
+	return n;
+}
+
+DA_EXPORT int da_name_find_uses(const struct da_ctx *ctx, const char *name, da_use_fn fn,
+				void *userdata)
+{
+	static const enum da_ctx_file files[] = {
+		DA_FILE_FSTAB, DA_FILE_CRYPTTAB, DA_FILE_MDADM_CONF, DA_FILE_SMARTD_CONF,
+	};
+	int n, r;
+
+	n = mount_uses(ctx, name, fn, userdata);
+	for (size_t i = 0; n >= 0 && i < ARRAY_SIZE(files); i++) {
+		r = file_uses(ctx, files[i], name, fn, userdata);
+		n = r < 0 ? r : n + r;
+	}
+	return n;
+}

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * udev's side: the device of one event described by udev's own properties,
+ * the mapping record in the kernel log, and change events after an edit.
+ *
+ * The helper runs once per block device at every boot, inside a udev
+ * worker, so it reads nothing of sysfs: udev has already found what the
+ * full scan (device.c) would, and hands it over as properties. The names
+ * below are the ones Debian's 60-persistent-storage.rules sets; device.c
+ * reads the same properties from the udev database, so both agree.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* The value of @key in @env ("KEY=value" strings), or NULL when absent or empty. */
+static const char *env_get(char *const *env, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (; env && *env; env++)
+		if (strncmp(*env, key, n) == 0 && (*env)[n] == '=')
+			return (*env)[n + 1] ? *env + n + 1 : NULL;
+	return NULL;
+}
+
+static unsigned int env_uint(char *const *env, const char *key)
+{
+	const char *s = env_get(env, key);
+	unsigned int v;
+
+	return s && parse_uint(s, &v) == 0 ? v : 0;
+}
+
+/* Properties that are identities, as device.c reads them from the udev database. */
+static const struct {
+	const char *key;
+	enum da_id_kind kind;
+	bool disk;	/* the disk's: a partition inherits them from its disk */
+} props[] = {
+	{ "ID_WWN_WITH_EXTENSION", DA_ID_WWN, true },
+	{ "ID_WWN", DA_ID_WWN, true },
+	{ "ID_SCSI_SERIAL", DA_ID_SERIAL, true },
+	{ "ID_SERIAL_SHORT", DA_ID_SERIAL, true },
+	{ "ID_FS_UUID", DA_ID_UUID, false },
+	{ "ID_FS_LABEL", DA_ID_LABEL, false },
+	{ "ID_PART_ENTRY_UUID", DA_ID_PARTUUID, false },
+	{ "ID_PART_ENTRY_NAME", DA_ID_PARTLABEL, false },
+};
+
+static int add_props(struct da_device *d, char *const *env, bool disk)
+{
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(props); i++)
+		if (props[i].disk == disk)
+			r = da_device_add_identity(d, props[i].kind, env_get(env, props[i].key));
+	/*
+	 * virtio and MMC disks have their label serial as ID_SERIAL and no
+	 * ID_SERIAL_SHORT (SCSI and ATA have ID_SERIAL_SHORT; their ID_SERIAL
+	 * is model_serial or made from the WWN).
+	 */
+	if (r >= 0 && disk && !env_get(env, "ID_SERIAL_SHORT") && !env_get(env, "ID_BUS"))
+		r = da_device_add_identity(d, DA_ID_SERIAL, env_get(env, "ID_SERIAL"));
+	return r;
+}
+
+/*
+ * The links of one DEVLINKS word, /dev/disk/by-KIND/NAME: an identity of
+ * @d and, for by-id and by-path links of partition @partno, of its disk
+ * @disk (the same name without "-partN").
+ */
+static int add_link(struct da_device *d, struct da_device *disk, unsigned int partno,
+		    const char *word, size_t len)
+{
+	_cleanup_free_ char *link = strndup(word, len), *value = NULL, *suffix = NULL;
+	const char *rel = link ? da_dev_disk_link(link) : NULL;
+	enum da_id_kind kind = DA_ID_INVALID;
+	const char *slash, *name;
+	size_t n;
+	int r;
+
+	if (!link)
+		return -ENOMEM;
+	if (!rel)
+		return 0;
+	slash = strchr(rel, '/');
+	name = slash + 1;
+	for (int k = 0; k < _DA_ID_MAX; k++) {
+		const char *dir = da_id_kind_dir(k);
+
+		if (dir && strlen(dir) == (size_t)(slash - rel) && strncmp(dir, rel, slash - rel) == 0)
+			kind = k;
+	}
+	if (kind == DA_ID_INVALID || strchr(name, '/') || !*name)
+		return 0;
+	value = kind == DA_ID_LABEL || kind == DA_ID_PARTLABEL ? unescape_hex(name) : strdup(name);
+	if (!value)
+		return -ENOMEM;
+	r = da_device_add_identity(d, kind, value);
+	if (r >= 0)
+		r = da_device_add_link(d, da_id_kind_dir(kind), name);
+	if (r < 0 || !disk || (kind != DA_ID_ID && kind != DA_ID_PATH))
+		return r;
+	suffix = xasprintf("-part%u", partno);
+	if (!suffix)
+		return -ENOMEM;
+	n = strlen(name);
+	if (n <= strlen(suffix) || !streq(name + n - strlen(suffix), suffix))
+		return 0;
+	value[n - strlen(suffix)] = '\0';
+	r = da_device_add_identity(disk, kind, value);
+	if (r >= 0)
+		r = da_device_add_link(disk, da_id_kind_dir(kind), value);
+	return r;
+}
+
+static int add_links(struct da_device *d, struct da_device *disk, unsigned int partno,
+		     const char *devlinks)
+{
+	const char *s = devlinks;
+	int r = 0;
+
+	while (s && *s && r >= 0) {
+		size_t n;
+
+		s += strspn(s, " ");
+		n = strcspn(s, " ");
+		if (n)
+			r = add_link(d, disk, partno, s, n);
+		s += n;
+	}
+	return r;
+}
+
+/* The kernel name of a partition's disk: from DEVPATH (.../block/sdc/sdc1), else by the naming rule. */
+static char *disk_kname(const char *kname, const char *devpath)
+{
+	size_t end;
+
+	if (devpath) {
+		const char *last = strrchr(devpath, '/');
+		const char *prev = last;
+
+		while (prev && prev > devpath && prev[-1] != '/')
+			prev--;
+		if (last && prev && prev < last && streq(last + 1, kname))
+			return strndup(prev, last - prev);
+	}
+	end = strlen(kname);
+	while (end > 0 && kname[end - 1] >= '0' && kname[end - 1] <= '9')
+		end--;
+	if (end >= 2 && kname[end - 1] == 'p' && kname[end - 2] >= '0' && kname[end - 2] <= '9')
+		end--;
+	return end ? strndup(kname, end) : NULL;
+}
+
+DA_EXPORT int da_devlist_from_udev(const char *kname, char *const *env,
+				   struct da_devlist **ret_list)
+{
+	const char *devtype = env_get(env, "DEVTYPE");
+	unsigned int partno = env_uint(env, "PARTN");
+	bool part = streq(devtype, "partition") || (!devtype && partno);
+	struct da_device *disk = NULL, *d;
+	struct da_devlist *l;
+	int r;
+
+	if (!kname || !*kname || strchr(kname, '/'))
+		return -EINVAL;
+	r = da_devlist_new_empty(&l);
+	if (r < 0)
+		return r;
+	if (part) {
+		_cleanup_free_ char *dk = disk_kname(kname, env_get(env, "DEVPATH"));
+
+		r = dk ? 0 : -EINVAL;
+		if (r >= 0)
+			r = da_devlist_add_device(l, dk, 0, 0, 0, NULL, &disk);
+		if (r >= 0)
+			r = add_props(disk, env, true);
+	}
+	if (r >= 0)
+		r = da_devlist_add_device(l, kname, env_uint(env, "MAJOR"), env_uint(env, "MINOR"),
+					  partno, disk, &d);
+	if (r >= 0 && !part)
+		r = add_props(d, env, true);
+	if (r >= 0)
+		r = add_props(d, env, false);
+	if (r >= 0)
+		r = add_links(d, disk, partno, env_get(env, "DEVLINKS"));
+	if (r < 0) {
+		da_devlist_free(l);
+		return r;
+	}
+	*ret_list = l;
+	return 0;
+}
+
+DA_EXPORT int da_udev_record(const struct da_ctx *ctx, const char *kname, const char *name,
+			     const char *identity)
+{
+	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_KMSG);
+	_cleanup_free_ char *rec = NULL;
+	ssize_t n;
+	int fd, r = 0;
+
+	/* <14>: facility user, level info, as syslog(3) would. */
+	rec = xasprintf("<14>diskalias: %s is %s (%s)\n", kname, name, identity);
+	if (!path || !rec)
+		return -ENOMEM;
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	/* /dev/kmsg takes one record per write. */
+	n = write(fd, rec, strlen(rec));
+	if (n < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+DA_EXPORT bool da_udev_running(const struct da_ctx *ctx)
+{
+	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_UDEV_CONTROL);
+
+	return path && access(path, F_OK) == 0;
+}
+
+DA_EXPORT int da_udev_trigger(const struct da_ctx *ctx, const char *kname, const char *action)
+{
+	_cleanup_free_ char *path = da_ctx_sys(ctx, "class/block/%s/uevent", kname);
+	int fd, r = 0;
+
+	if (!path)
+		return -ENOMEM;
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, action, strlen(action)) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * diskalias udev: the helper udev rules import, once per block device and
+ * event. diskalias apply: the same links where no udev runs. And what the
+ * table edits share with them: telling udev which devices changed.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+extern char **environ;
+
+static int parse_plain_opts(struct tool *t, int argc, char **argv, const char *usage)
+{
+	static const struct option opts[] = { GLOBAL_LONG_OPTS, {} };
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
+		r = tool_common_option(t, c, usage);
+		if (r >= 0)
+			return r;
+	}
+	return -1;
+}
+
+static void print_joined(const char *key, const char *prefix, char **names)
+{
+	printf("%s=", key);
+	for (char **n = names; *n; n++)
+		printf("%s%s%s", n == names ? "" : " ", prefix, *n);
+	putchar('\n');
+}
+
+static const char udev_usage[] =
+	"Usage:\n"
+	" diskalias udev <device>\n"
+	"\n"
+	"For udev rules (IMPORT{program}): print DISKALIAS=<primary alias>,\n"
+	"DISKALIAS_ALL=<every alias> and DISKALIAS_LINKS=<their disk/by-alias links>\n"
+	"of the kernel device <device> (sdc, sdc1), found from the ID_* properties\n"
+	"udev passes in the environment; nothing when it has no alias. Writes the\n"
+	"record \"diskalias: sdc is bay07 (wwn:...)\" to the kernel log.\n";
+
+int cmd_udev(struct tool *t, int argc, char **argv)
+{
+	const char *kname, *name, *action, *kalias;
+	const struct da_alias *a;
+	struct da_device *dev;
+	char **names = NULL;
+	int r;
+
+	r = parse_plain_opts(t, argc, argv, udev_usage);
+	if (r >= 0)
+		return r;
+	if (argc - optind != 1)
+		return usage_error("udev", "expected one device");
+	kname = argv[optind];
+	if (strncmp(kname, "/dev/", 5) == 0)
+		kname += 5;
+	if (!*kname || strchr(kname, '/'))
+		return usage_error("udev", "'%s' is not a kernel device name (sdc, sdc1)", argv[optind]);
+	if (tool_load(t, NEED_TABLE) < 0)
+		return EXIT_FAIL;
+	r = da_devlist_from_udev(kname, environ, &t->list);
+	if (r >= 0)
+		r = da_map_new(t->table, t->list, &t->map);
+	if (r >= 0)
+		r = da_link_names(t->ctx, t->map, da_devlist_find_kname(t->list, kname), &names);
+	if (r < 0) {
+		errmsg("%s: %s", kname, strerror(-r));
+		return EXIT_FAIL;
+	}
+	if (names[0]) {
+		printf("DISKALIAS=%s\n", names[0]);
+		print_joined("DISKALIAS_ALL", "", names);
+		print_joined("DISKALIAS_LINKS", "disk/by-alias/", names);
+	}
+	da_names_free(names);
+
+	dev = da_devlist_find_kname(t->list, kname);
+	name = da_map_device_name(t->map, dev, 0);
+	a = da_map_device_alias(t->map, dev, 0);
+	action = getenv("ACTION");
+	kalias = getenv("ALIAS");
+	/* The change event of setting the kernel's alias: the kernel logged that one itself. */
+	if (name && !(streq(action, "change") && streq(kalias, name)))
+		da_udev_record(t->ctx, kname, name, da_alias_identity(a));
+	return EXIT_OK;
+}
+
+static void print_action(void *userdata, enum da_apply_action action, const char *name,
+			 const char *kname)
+{
+	switch (action) {
+	case DA_APPLY_LINK_CREATED:
+		printf("link %s -> %s: created\n", name, kname);
+		break;
+	case DA_APPLY_LINK_UPDATED:
+		printf("link %s -> %s: updated\n", name, kname);
+		break;
+	case DA_APPLY_LINK_REMOVED:
+		printf("link %s -> %s: removed\n", name, kname);
+		break;
+	case DA_APPLY_ATTR_SET:
+		printf("alias of %s: %s\n", kname, name);
+		break;
+	case DA_APPLY_ATTR_CLEARED:
+		printf("alias of %s: cleared (was %s)\n", kname, name);
+		break;
+	}
+}
+
+static const char apply_usage[] =
+	"Usage:\n"
+	" diskalias apply\n"
+	"\n"
+	"Where no udev runs: make /dev/disk/by-alias match the table and the disks\n"
+	"present (links created, repointed and removed), and set the kernel's alias\n"
+	"attribute of each disk where the kernel has one. Prints each change.\n";
+
+int cmd_apply(struct tool *t, int argc, char **argv)
+{
+	struct da_diag diag = {};
+	int r;
+
+	r = parse_plain_opts(t, argc, argv, apply_usage);
+	if (r >= 0)
+		return r;
+	if (optind != argc)
+		return usage_error("apply", "unexpected argument '%s'", argv[optind]);
+	if (tool_load(t, NEED_MAP) < 0)
+		return EXIT_FAIL;
+	r = da_apply(t->ctx, t->map, print_action, NULL, &diag);
+	print_diag(&diag);
+	if (r < 0 && !da_diag_errors(&diag))
+		errmsg("apply: %s", strerror(-r));
+	da_diag_clear(&diag);
+	return r < 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+int tool_affected_dev(struct tool *t, const struct da_device *d, struct strv *knames)
+{
+	int r = 0;
+
+	if (!d || strv_contains(knames, da_device_kname(d)))
+		return 0;
+	r = strv_push(knames, da_device_kname(d));
+	/* A disk's partitions are named after it: they change with it. */
+	for (size_t i = 0; r >= 0 && i < da_devlist_count(t->list); i++)
+		if (da_device_parent(da_devlist_get(t->list, i)) == d)
+			r = tool_affected_dev(t, da_devlist_get(t->list, i), knames);
+	return r;
+}
+
+int tool_affected(struct tool *t, const char *name, struct strv *knames)
+{
+	const struct da_alias *a;
+	struct da_device *d = NULL;
+
+	/* Best effort: without devices or a table there is nobody to tell. */
+	if (!t->map) {
+		struct da_diag diag = {};
+
+		if (!t->table)
+			da_table_load(t->table_path, &diag, &t->table);
+		if (t->table && !t->list)
+			da_devlist_scan(t->ctx, &diag, &t->list);
+		if (t->table && t->list)
+			da_map_new(t->table, t->list, &t->map);
+		da_diag_clear(&diag);
+		if (!t->map)
+			return 0;
+	}
+	a = da_table_find(t->table, name);
+	if (!a || da_map_alias_state(t->map, da_alias_index(a), &d) != DA_ALIAS_PRESENT)
+		return 0;
+	return tool_affected_dev(t, d, knames);
+}
+
+void tool_notify(struct tool *t, const struct strv *knames)
+{
+	_cleanup_free_ char *control = NULL;
+
+	if (!knames->n)
+		return;
+	if (!da_udev_running(t->ctx)) {
+		control = da_ctx_path(t->ctx, DA_FILE_UDEV_CONTROL);
+		fprintf(stderr, "diskalias: note: udev is not running here (no %s); "
+			"run 'diskalias apply' to update /dev/disk/by-alias\n", control ? control : "");
+		return;
+	}
+	for (size_t i = 0; i < knames->n; i++) {
+		int r = da_udev_trigger(t->ctx, knames->v[i], "change");
+
+		if (r < 0)
+			errmsg("%s: cannot ask udev to rename its links: %s", knames->v[i], strerror(-r));
+	}
+}

@@ -1,0 +1,40 @@
+# apply: /dev/disk/by-alias where no udev runs, and the kernel's alias attribute.
+fixture mixed
+table <<'T'
+alias bay07 wwn:0x5000c500a1b2c3d4
+alias dblog serial:S4EVNX0M123456
+alias data serial:VBLK-DATA
+alias spare wwn:0x5000000000000001
+T
+links() { echo "--- by-alias"; (cd "$ROOT/dev/disk/by-alias" && find . -mindepth 1 -printf '%P %y %l\n' | LC_ALL=C sort); }
+# The kernel's attribute where the kernel has it (here sdc and sdd).
+printf '\n' >"$ROOT/sys/class/block/sdc/alias"
+printf 'old-name\n' >"$ROOT/sys/class/block/sdd/alias"
+da apply
+links
+echo "sdc alias: $(cat "$ROOT/sys/class/block/sdc/alias")"
+echo "sdd alias: $(cat "$ROOT/sys/class/block/sdd/alias")"
+# Idempotent: nothing to do, nothing said.
+da apply
+# Links of others are left alone: a file, a link elsewhere, even one in the way.
+echo notes >"$ROOT/dev/disk/by-alias/README"
+ln -s /srv/elsewhere "$ROOT/dev/disk/by-alias/mine"
+ln -s ../../../mapper/x "$ROOT/dev/disk/by-alias/mapped"
+# Ours that went stale: a name no longer in the table, a name moved to another disk.
+ln -s ../../sda "$ROOT/dev/disk/by-alias/gone"
+ln -sfn ../../sda "$ROOT/dev/disk/by-alias/data"
+table <<'T'
+alias bay07 wwn:0x5000c500a1b2c3d4
+alias data serial:VBLK-DATA
+alias mine wwn:0x5000c500a1b2c3d5
+T
+da apply
+links
+echo "sdd alias: $(cat "$ROOT/sys/class/block/sdd/alias")"
+# An unreadable table changes nothing.
+table <<'T'
+alias sdc wwn:0x1
+T
+da apply
+links | head -n 3
+da apply extra

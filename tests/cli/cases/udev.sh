@@ -1,0 +1,60 @@
+# udev: the helper udev rules import, driven by udev's properties alone.
+fixture mixed
+table <<'T'
+alias bay07 wwn:naa.5000c500a1b2c3d4
+alias boot partuuid:0a1b2c3d-02
+alias label-a serial:SER-A
+alias data serial:VBLK-1
+alias nvfast wwn:nvme.1b36-4e564d452d31-5145-1
+alias slot3 path:pci-0000:00:05.0-scsi-0:0:3:0
+alias dblog serial:S4EVNX0M123456
+T
+: >"$ROOT/dev/kmsg"
+# Each call gets only what udev would hand it.
+ud() { local k=$1; shift; echo "\$ $* diskalias udev $k"; env -i "$@" "$bin" udev "$k" 2>&1; local rc=$?; [ $rc -eq 0 ] || echo "[exit $rc]"; }
+scsi=(DISKALIAS_SYSROOT=$ROOT ACTION=add SUBSYSTEM=block ID_BUS=scsi)
+# A SCSI disk: udev writes the WWN 0x..., the table naa.; ID_SERIAL comes from the WWN.
+ud sdc "${scsi[@]}" DEVTYPE=disk DEVPATH=/devices/x/block/sdc ID_WWN=0x5000c500a1b2c3d4 \
+	ID_WWN_WITH_EXTENSION=0x5000c500a1b2c3d4 ID_SERIAL=35000c500a1b2c3d4 ID_SERIAL_SHORT=5000c500a1b2c3d4
+# Its partitions: the disk's name with the kernel's suffix; a partition's own binding wins.
+ud sdc1 "${scsi[@]}" DEVTYPE=partition PARTN=1 DEVPATH=/devices/x/block/sdc/sdc1 \
+	ID_WWN=0x5000c500a1b2c3d4 ID_PART_ENTRY_UUID=0a1b2c3d-01
+ud sdc2 "${scsi[@]}" DEVTYPE=partition PARTN=2 DEVPATH=/devices/x/block/sdc/sdc2 \
+	ID_WWN=0x5000c500a1b2c3d4 ID_PART_ENTRY_UUID=0A1B2C3D-02
+# The serial on a SCSI disk's label is VPD page 0x80: ID_SCSI_SERIAL.
+ud sdd "${scsi[@]}" DEVTYPE=disk DEVPATH=/devices/x/block/sdd ID_WWN=0x5000c500a1b2c3d5 \
+	ID_SERIAL=35000c500a1b2c3d5 ID_SERIAL_SHORT=5000c500a1b2c3d5 ID_SCSI_SERIAL=SER-A
+# virtio-blk has its serial as ID_SERIAL and no ID_BUS.
+ud vdb DISKALIAS_SYSROOT=$ROOT DEVTYPE=disk DEVPATH=/devices/x/block/vdb ID_SERIAL=VBLK-1
+# QEMU's NVMe has no EUI: its WWN is the nvme. wwid; its serial ID_SERIAL_SHORT.
+ud nvme0n1 DISKALIAS_SYSROOT=$ROOT DEVTYPE=disk DEVPATH=/devices/x/block/nvme0n1 \
+	ID_WWN=nvme.1b36-4e564d452d31-5145-1 ID_SERIAL_SHORT=S4EVNX0M123456
+# A slot: the by-path link udev made earlier; a partition's link without -partN is its disk's.
+links="/dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_X /dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:3:0"
+ud sdf "${scsi[@]}" DEVTYPE=disk DEVPATH=/devices/x/block/sdf "DEVLINKS=$links"
+ud sdf1 "${scsi[@]}" DEVTYPE=partition PARTN=1 DEVPATH=/devices/x/block/sdf/sdf1 \
+	"DEVLINKS=/dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_X-part1 /dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:3:0-part1"
+# Not in the table: nothing at all.
+ud sdg "${scsi[@]}" DEVTYPE=disk DEVPATH=/devices/x/block/sdg ID_WWN=0x5000000000000099
+# The change event of the kernel's own alias attribute is not logged twice.
+ud sdc "${scsi[@]}" ACTION=change ALIAS=bay07 DEVTYPE=disk ID_WWN=0x5000c500a1b2c3d4
+echo "--- the kernel log"
+cat "$ROOT/dev/kmsg"
+# After a forced rename the old name stays on that device until it goes away.
+table <<'T'
+alias bay08 wwn:0x5000c500a1b2c3d4
+T
+mkdir -p "$ROOT/run/diskalias"
+echo "bay07 bay08 sdc" >"$ROOT/run/diskalias/renamed"
+ud sdc "${scsi[@]}" DEVTYPE=disk ID_WWN=0x5000c500a1b2c3d4
+ud sdc1 "${scsi[@]}" DEVTYPE=partition PARTN=1 DEVPATH=/devices/x/block/sdc/sdc1 ID_WWN=0x5000c500a1b2c3d4
+ud sdd "${scsi[@]}" DEVTYPE=disk ID_WWN=0x5000c500a1b2c3d4
+ud "" DISKALIAS_SYSROOT=$ROOT
+ud sdc/x DISKALIAS_SYSROOT=$ROOT
+# A broken table is an error udev logs; usage errors.
+table <<'T'
+alias bay07 wwn:0x1
+alias BAY07 wwn:0x2
+T
+ud sdc "${scsi[@]}" DEVTYPE=disk ID_WWN=0x1
+da udev
