@@ -34,12 +34,22 @@ struct da_alias {
 };
 
 struct tline {
-	char *text;	/* the bytes of the line, with its newline if it had one */
+	const char *text;	/* the bytes of the line in the table's text, with its newline */
 	size_t len;
 };
 
+/*
+ * Parsing allocates a handful of blocks whatever the table's size (the
+ * udev helper parses a table of thousands of aliases once per device and
+ * boot): the text in one buffer the lines point into, every token in one
+ * arena the aliases point into, and the aliases in one array.
+ */
 struct da_table {
 	char *path;
+	char *text;		/* the whole table; not NUL-terminated line by line */
+	char *arena;		/* unquoted tokens, NUL-terminated, for the aliases */
+	size_t arena_used;
+	struct da_alias *store;	/* the aliases, room for one per line */
 	struct tline *lines;
 	size_t nlines;
 	struct da_alias **aliases;
@@ -55,23 +65,18 @@ struct token {
 
 static void table_clear(struct da_table *t)
 {
-	for (size_t i = 0; i < t->naliases; i++) {
-		struct da_alias *a = t->aliases[i];
-
-		free(a->name);
-		free(a->value);
-		free(a->identity);
-		free(a);
-	}
-	for (size_t i = 0; i < t->nlines; i++)
-		free(t->lines[i].text);
+	free(t->text);
+	free(t->arena);
+	free(t->store);
 	free(t->aliases);
 	free(t->lines);
 	hashmap_free(&t->names);
 	hashmap_free(&t->bases);
+	t->text = t->arena = NULL;
+	t->store = NULL;
 	t->aliases = NULL;
 	t->lines = NULL;
-	t->naliases = t->nlines = 0;
+	t->naliases = t->nlines = t->arena_used = 0;
 }
 
 DA_EXPORT void da_table_free(struct da_table *t)
@@ -101,8 +106,8 @@ static int hexval(char c)
  * blanks; inside them \" \\ and \xHH are escapes. Returns 0, 1 at the end of
  * the statement (end of line or a comment), or -EINVAL with *ret_err set.
  */
-static int next_token(const char *s, size_t len, size_t *pos, struct token *tok,
-		      const char **ret_err)
+static int next_token(struct da_table *t, const char *s, size_t len, size_t *pos,
+		      struct token *tok, const char **ret_err)
 {
 	size_t i = *pos, o = 0;
 	bool quoted = false;
@@ -114,9 +119,8 @@ static int next_token(const char *s, size_t len, size_t *pos, struct token *tok,
 		*pos = i;
 		return 1;
 	}
-	v = malloc(len - i + 1);
-	if (!v)
-		return -ENOMEM;
+	/* The arena has room for every token of a line and its NUL (see parse_into()). */
+	v = t->arena + t->arena_used;
 	tok->off = i;
 	for (; i < len && s[i] != '\n' && (quoted || !is_blank(s[i])); i++) {
 		if (s[i] == '"') {
@@ -132,11 +136,11 @@ static int next_token(const char *s, size_t len, size_t *pos, struct token *tok,
 		}
 	}
 	if (quoted) {
-		free(v);
 		*ret_err = "unterminated quote";
 		return -EINVAL;
 	}
 	v[o] = '\0';
+	t->arena_used += o + 1;
 	tok->len = i - tok->off;
 	tok->value = v;
 	*pos = i;
@@ -210,22 +214,6 @@ static int index_alias(struct da_table *t, struct da_alias *a)
 	return r;
 }
 
-static int add_line(struct da_table *t, const char *s, size_t len)
-{
-	struct tline *n = realloc(t->lines, (t->nlines + 1) * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	t->lines = n;
-	n[t->nlines].text = malloc(len + 1);
-	if (!n[t->nlines].text)
-		return -ENOMEM;
-	memcpy(n[t->nlines].text, s, len);
-	n[t->nlines].text[len] = '\0';
-	n[t->nlines].len = len;
-	t->nlines++;
-	return 0;
-}
 
 static const char *const statement_usage = "expected 'alias NAME KIND:VALUE'";
 
@@ -245,7 +233,7 @@ static int parse_line(struct da_table *t, size_t idx, struct da_diag *diag)
 	if (memchr(s, '\0', len))
 		return da_diag_add(diag, t->path, line, false, "NUL byte in line") ?: 1;
 	while (ntok < ARRAY_SIZE(tok)) {
-		r = next_token(s, len, &pos, &tok[ntok], &err);
+		r = next_token(t, s, len, &pos, &tok[ntok], &err);
 		if (r != 0)
 			break;
 		ntok++;
@@ -284,67 +272,55 @@ static int parse_line(struct da_table *t, size_t idx, struct da_diag *diag)
 		free(msg);
 		goto out;
 	}
-	a = calloc(1, sizeof(*a));
-	if (!a) {
-		r = -ENOMEM;
-		goto out;
-	}
+	a = &t->store[t->naliases];
 	a->name = tok[1].value;
-	tok[1].value = NULL;
 	a->kind = kind;
-	a->value = strdup(value);
+	a->value = (char *)value;
 	a->identity = tok[2].value;
-	tok[2].value = NULL;
 	a->line = line;
 	a->lineidx = idx;
 	a->name_off = tok[1].off;
 	a->name_len = tok[1].len;
 	a->id_off = tok[2].off;
 	a->id_len = tok[2].len;
-	if (!a->value) {
-		r = -ENOMEM;
-		goto out;
-	}
-	{
-		struct da_alias **n = realloc(t->aliases, (t->naliases + 1) * sizeof(*n));
-
-		if (!n) {
-			r = -ENOMEM;
-			goto out;
-		}
-		t->aliases = n;
-	}
 	a->index = t->naliases;
 	t->aliases[t->naliases++] = a;
 	r = index_alias(t, a);
-	a = NULL;
 out:
-	if (a) {
-		free(a->name);
-		free(a->value);
-		free(a->identity);
-		free(a);
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(tok); i++)
-		free(tok[i].value);
 	return r;
 }
 
-/* Parse @buf into the empty table @t. Returns the number of problems or -ENOMEM. */
+/*
+ * Parse @buf into the empty table @t, which takes a copy of it. Returns the
+ * number of problems or -ENOMEM.
+ */
 static int parse_into(struct da_table *t, const char *buf, size_t len, struct da_diag *diag)
 {
-	size_t start = 0;
+	size_t start = 0, n = 0;
 	int r, problems = 0;
 
 	hashmap_init(&t->names, true);
 	hashmap_init(&t->bases, true);
+	for (const char *p = buf; (p = memchr(p, '\n', len - (p - buf))); p++)
+		n++;
+	n++;
+	/* A line's tokens are at most its bytes, and parse_line() reads at most 4 of them. */
+	t->text = malloc(len + 1);
+	t->arena = malloc(len + 4 * n + 1);
+	t->lines = malloc(n * sizeof(*t->lines));
+	t->store = calloc(n, sizeof(*t->store));
+	t->aliases = malloc(n * sizeof(*t->aliases));
+	if (!t->text || !t->arena || !t->lines || !t->store || !t->aliases ||
+	    hashmap_reserve(&t->names, n) < 0)
+		return -ENOMEM;
+	memcpy(t->text, buf, len);
+	t->text[len] = '\0';
 	while (start < len) {
-		const char *nl = memchr(buf + start, '\n', len - start);
-		size_t end = nl ? (size_t)(nl - buf) + 1 : len;
+		const char *nl = memchr(t->text + start, '\n', len - start);
+		size_t end = nl ? (size_t)(nl - t->text) + 1 : len;
 
-		r = add_line(t, buf + start, end - start);
-		if (r < 0)
-			return r;
+		t->lines[t->nlines].text = t->text + start;
+		t->lines[t->nlines++].len = end - start;
 		start = end;
 	}
 	for (size_t i = 0; i < t->nlines; i++) {
@@ -582,13 +558,8 @@ static int table_splice(struct da_table *t, size_t idx, const char *repl, const 
 		goto out;
 	}
 	table_clear(t);
-	t->lines = n->lines;
-	t->nlines = n->nlines;
-	t->aliases = n->aliases;
-	t->naliases = n->naliases;
-	t->names = n->names;
-	t->bases = n->bases;
-	free(n->path);
+	free(t->path);
+	*t = *n;
 	free(n);
 	n = NULL;
 out:
@@ -650,7 +621,8 @@ static char *line_with(const struct da_table *t, const struct da_alias *a, size_
 {
 	const struct tline *l = &t->lines[a->lineidx];
 
-	return xasprintf("%.*s%s%s", (int)off, l->text, repl, l->text + off + len);
+	return xasprintf("%.*s%s%.*s", (int)off, l->text, repl, (int)(l->len - off - len),
+			 l->text + off + len);
 }
 
 DA_EXPORT int da_table_rebind(struct da_table *t, const char *name, enum da_id_kind kind,

@@ -69,6 +69,14 @@ static int grow(struct hashmap *m)
 	return 0;
 }
 
+int hashmap_reserve(struct hashmap *m, size_t n)
+{
+	while (n * 2 > m->size)
+		if (grow(m) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
 int hashmap_putn(struct hashmap *m, const char *key, size_t keylen, void *value)
 {
 	struct hashmap_entry *e;

@@ -27,6 +27,8 @@ struct hashmap {
 void hashmap_init(struct hashmap *m, bool fold);
 /* Free the map's storage (not keys or values). */
 void hashmap_free(struct hashmap *m);
+/* Make room for @n keys without growing again; returns 0 or -ENOMEM. */
+int hashmap_reserve(struct hashmap *m, size_t n);
 /* Insert or replace; returns 0 or -ENOMEM. */
 int hashmap_put(struct hashmap *m, const char *key, void *value);
 int hashmap_putn(struct hashmap *m, const char *key, size_t keylen, void *value);
