@@ -478,14 +478,11 @@ typedef int (*da_use_fn)(void *userdata, const char *file, unsigned int line, co
 /*
  * Where alias @name (or a partition name of it) is in use through its
  * link /dev/disk/by-alias/NAME: mounts whose source is the link
- * (DA_FILE_MOUNTINFO) or, when @map is not NULL, whose device is the one
- * @name names there or a partition of it (mount(8) records the node a link
- * led to, not the link); and lines of DA_FILE_FSTAB, DA_FILE_CRYPTTAB,
+ * (DA_FILE_MOUNTINFO), and lines of DA_FILE_FSTAB, DA_FILE_CRYPTTAB,
  * DA_FILE_MDADM_CONF, DA_FILE_SMARTD_CONF. Missing files are no uses.
  * Returns the number of uses, each given to @fn, or a negative errno.
  */
-int da_name_find_uses(const struct da_ctx *ctx, const struct da_map *map, const char *name,
-		      da_use_fn fn, void *userdata);
+int da_name_find_uses(const struct da_ctx *ctx, const char *name, da_use_fn fn, void *userdata);
 
 #ifdef __cplusplus
 }

@@ -481,35 +481,8 @@ static const char *find_link_use(const char *line, const char *name)
 	return NULL;
 }
 
-/*
- * The device @map gives the alias @name, or its partition with MAJ:MIN
- * @majmin ("8:33"): what a mount of that number mounts.
- */
-static const struct da_device *mounted_device(const struct da_map *map, const char *name,
-					      const char *majmin)
-{
-	const struct da_devlist *list;
-	const struct da_alias *a;
-	struct da_device *disk = NULL, *d;
-	unsigned int major, minor;
-
-	if (!map || sscanf(majmin, "%u:%u", &major, &minor) != 2)
-		return NULL;
-	a = da_map_find_alias(map, name, NULL);
-	if (!a || da_map_alias_state(map, da_alias_index(a), &disk) != DA_ALIAS_PRESENT)
-		return NULL;
-	list = da_map_devlist(map);
-	d = da_devlist_find_devnum(list, major, minor);
-	return d && (d == disk || da_device_parent(d) == disk) ? d : NULL;
-}
-
-/*
- * Mounts of @name: whose source is one of its links (mountinfo's field
- * after " - " and the type), or, with @map, whose device is the one it
- * names or a partition of it (mount(8) records the node a link led to).
- */
-static int mount_uses(const struct da_ctx *ctx, const struct da_map *map, const char *name,
-		      da_use_fn fn, void *userdata)
+/* Mounts whose source is a link of @name: mountinfo's field after " - " and the type. */
+static int mount_uses(const struct da_ctx *ctx, const char *name, da_use_fn fn, void *userdata)
 {
 	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_MOUNTINFO), *buf = NULL;
 	char *line, *next;
@@ -536,18 +509,9 @@ static int mount_uses(const struct da_ctx *ctx, const struct da_map *map, const 
 		for (size_t i = 6; i + 2 < nf && !src; i++)
 			if (streq(f[i], "-"))
 				src = f[i + 2];
-		if (!src)
+		if (!src || find_link_use(src, name) != src)
 			continue;
-		if (find_link_use(src, name) == src) {
-			what = xasprintf("%s mounted on %s", src, f[4]);
-		} else {
-			const struct da_device *d = mounted_device(map, name, f[2]);
-
-			if (!d)
-				continue;
-			what = xasprintf("%s (%s) mounted on %s", src,
-					 da_map_device_name(map, d, 0) ?: da_device_kname(d), f[4]);
-		}
+		what = xasprintf("%s mounted on %s", src, f[4]);
 		if (!what)
 			return -ENOMEM;
 		r = fn(userdata, path, lineno, what);
@@ -589,15 +553,15 @@ static int file_uses(const struct da_ctx *ctx, enum da_ctx_file file, const char
 	return n;
 }
 
-DA_EXPORT int da_name_find_uses(const struct da_ctx *ctx, const struct da_map *map,
-				const char *name, da_use_fn fn, void *userdata)
+DA_EXPORT int da_name_find_uses(const struct da_ctx *ctx, const char *name, da_use_fn fn,
+				void *userdata)
 {
 	static const enum da_ctx_file files[] = {
 		DA_FILE_FSTAB, DA_FILE_CRYPTTAB, DA_FILE_MDADM_CONF, DA_FILE_SMARTD_CONF,
 	};
 	int n, r;
 
-	n = mount_uses(ctx, map, name, fn, userdata);
+	n = mount_uses(ctx, name, fn, userdata);
 	for (size_t i = 0; n >= 0 && i < ARRAY_SIZE(files); i++) {
 		r = file_uses(ctx, files[i], name, fn, userdata);
 		n = r < 0 ? r : n + r;

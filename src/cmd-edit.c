@@ -322,14 +322,13 @@ int cmd_rename(struct tool *t, int argc, char **argv)
 	if (a) {
 		/* The link is spelt as the table spells the name. */
 		e.name = da_alias_name(a);
-		tool_affected(t, e.name, &knames);
-		uses = da_name_find_uses(t->ctx, t->map, e.name, print_use, (void *)e.name);
+		uses = da_name_find_uses(t->ctx, e.name, print_use, (void *)e.name);
 		if (uses > 0 && !e.force) {
 			errmsg("refusing to rename '%s' while it is in use; with --force the old link is kept until the device goes away or the next boot",
 			       e.name);
-			strv_free(&knames);
 			return EXIT_FAIL;
 		}
+		tool_affected(t, e.name, &knames);
 	}
 	r = run_edit(t, edit_rename, &e);
 	if (r == EXIT_OK && uses > 0 && knames.n) {

@@ -9,7 +9,6 @@ cat >"$ROOT/proc/self/mountinfo" <<'M'
 22 27 0:21 / /proc rw,relatime - proc proc rw
 27 1 8:33 / /srv/data rw,relatime shared:1 - ext4 /dev/disk/by-alias/bay07p1 rw
 28 1 8:34 / /srv/bay07 rw,relatime - ext4 /dev/sdc2 rw
-30 1 8:48 / /srv/sdd rw,relatime - ext4 /dev/sdd rw
 29 1 8:35 / /srv/other rw,relatime - ext4 /dev/disk/by-alias/bay07x rw
 M
 cat >"$ROOT/etc/fstab" <<'F'
@@ -20,8 +19,7 @@ F
 echo 'crypt1 /dev/disk/by-alias/bay07p2 none luks' >"$ROOT/etc/crypttab"
 echo 'ARRAY /dev/md0 devices=/dev/disk/by-alias/bay07,/dev/sdd' >"$ROOT/etc/mdadm/mdadm.conf"
 echo '/dev/disk/by-alias/bay07 -a' >"$ROOT/etc/smartd.conf"
-# Refused: every place is named (mount(8) records /dev/sdc2 for a mount through
-# a link: the device counts too); the table is unchanged. Case of the argument does not
+# Refused: every place is named; the table is unchanged. Case of the argument does not
 # matter; a link spelt otherwise (/dev/disk/by-alias/bay07x) is another name.
 da rename BAY07 shelf1-bay07
 cat "$ROOT/etc/diskalias.conf"
