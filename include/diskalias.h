@@ -371,9 +371,9 @@ typedef int (*da_rewrite_write_fn)(void *userdata, const struct iovec *iov, int 
 /*
  * Build a rewriter for the devices of @map that have a name (for
  * DA_REWRITE_REVERSE: the aliases of devices present), writing through
- * @write. The map (and its table and device list) must outlive the
- * rewriter, which copies what it needs of their names. Free with
- * da_rewriter_free().
+ * @write (which may be NULL when only da_rewrite_buf() is used). The
+ * rewriter copies what it needs of the map's names; the map may be freed
+ * after. Free with da_rewriter_free().
  */
 int da_rewriter_new(const struct da_map *map, enum da_rewrite_mode mode,
 		    da_rewrite_write_fn write, void *userdata, struct da_rewriter **ret_rw);

@@ -70,7 +70,7 @@ struct da_rewriter {
 	struct strv strings;	/* every string the entries point at */
 	size_t maxlen;		/* longest name */
 
-	/* Nibble tables of CLS_NOLEFT and CLS_START for the vector search, when it can be used. */
+	/* Nibble tables of CLS_NOLEFT, CLS_START, CLS_SECOND for the vector search, if it runs. */
 	bool vector;
 	uint8_t noleft_lo[16], noleft_hi[16], start_lo[16], start_hi[16], second_lo[16], second_hi[16];
 
@@ -170,7 +170,8 @@ static int add_forward(struct da_rewriter *rw, struct builder *b, const struct d
 	if (!name)
 		return 0;
 	link = keep(rw, da_alias_node(name));
-	if (!link)
+	name = keep(rw, strdup(name));
+	if (!link || !name)
 		return -ENOMEM;
 	r = add_pattern(rw, b, strdup(kname), name, name, disk);
 	if (r >= 0)
@@ -186,12 +187,13 @@ static int add_forward(struct da_rewriter *rw, struct builder *b, const struct d
 static int add_reverse(struct da_rewriter *rw, struct builder *b, const struct da_map *map,
 		       const struct da_device *d)
 {
-	const char *kname = da_device_kname(d), *node = NULL, *name;
+	const char *kname = NULL, *node = NULL, *name;
 	bool disk = da_device_devtype(d) == DA_DEV_DISK;
 	int r = 0;
 
 	for (size_t i = 0; r >= 0 && (name = da_map_device_name(map, d, i)); i++) {
-		if (!node && !(node = keep(rw, da_devnode(kname))))
+		if (!node && (!(node = keep(rw, da_devnode(da_device_kname(d)))) ||
+			      !(kname = keep(rw, strdup(da_device_kname(d))))))
 			return -ENOMEM;
 		r = add_pattern(rw, b, strdup(name), kname, kname, disk);
 		if (r >= 0)

@@ -156,6 +156,29 @@ static void test_count(void **state)
 	assert_int_equal(da_rewriter_new(m->map, 42, NULL, NULL, &rw), -EINVAL);
 }
 
+/* The rewriter keeps what it needs: the map it was made from may go first. */
+static void test_outlives_map(void **state)
+{
+	struct machine *m = *state;
+	enum da_rewrite_mode modes[] = { DA_REWRITE_ALIAS, DA_REWRITE_REVERSE };
+	const char *in[] = { "sdc1 /dev/sdd", "bay07p1 /dev/disk/by-alias/dblog" };
+	const char *want[] = { "bay07p1 /dev/disk/by-alias/dblog", "sdc1 /dev/sdd" };
+
+	for (int i = 0; i < 2; i++) {
+		struct da_rewriter *rw = NULL;
+		struct da_map *map = NULL;
+		char *out;
+
+		assert_int_equal(da_map_new(m->table, m->list, &map), 0);
+		assert_int_equal(da_rewriter_new(map, modes[i], NULL, NULL, &rw), 0);
+		da_map_free(map);
+		out = rewrite(rw, in[i], strlen(in[i]), NULL);
+		assert_string_equal(out, want[i]);
+		free(out);
+		da_rewriter_free(rw);
+	}
+}
+
 /* Bytes that are not text pass through unchanged; bytes of 0x80 and above are letters of some script. */
 static void test_binary(void **state)
 {
@@ -262,6 +285,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tokens),
 		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_outlives_map),
 		cmocka_unit_test(test_binary),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_write_error),
