@@ -1,0 +1,193 @@
+# The guest side of tests/system/run-all (busybox sh, Debian's systemd-udevd,
+# the project's rules and binary). TEST_PHASE says which boot this is:
+#   1  the first boot: give the disks their aliases (set) and check the links;
+#   2  the reboot with the disks attached in another order: the same names
+#      reach the same disks, the slot name follows the slot, hotplug, the
+#      kernel's alias attribute, rename while mounted.
+# Each disk image carries "DISKALIAS-MARKER <id>" at byte 4096, so the test
+# knows which physical disk a node is. Lines for the host:
+#   NODE <id> <kernel name>     where each marked disk is this boot
+#   RESULT PASS|FAIL|SKIP <test>[: why]
+#   TABLE-BEGIN ... TABLE-END   the table, for the next boot's /etc
+#   HOTPLUG add|del             asks the host to hot-add or remove a disk
+export PATH=/sbin:/bin:/usr/sbin:/usr/bin
+da=/sbin/diskalias
+
+marker() { dd if="$1" bs=4096 skip=1 count=1 2>/dev/null | tr -d '\000' | head -n 1; }
+
+# The disk (not partition) whose marker is @1, as /dev/NAME.
+node_of() {
+	for b in /sys/class/block/*; do
+		[ -e "$b/partition" ] && continue
+		[ "$(marker "/dev/${b##*/}")" = "DISKALIAS-MARKER $1" ] && { echo "/dev/${b##*/}"; return 0; }
+	done
+	return 1
+}
+
+# The scsi_debug disk: the one SCSI disk without a marker, by its model.
+scsi_debug_disk() {
+	for b in /sys/block/sd*; do
+		grep -q scsi_debug "$b/device/model" 2>/dev/null && { echo "/dev/${b##*/}"; return 0; }
+	done
+	return 1
+}
+
+# Where /dev/disk/by-alias/@1 leads, or nothing.
+link_of() { [ -L "/dev/disk/by-alias/$1" ] && readlink -f "/dev/disk/by-alias/$1"; }
+
+why=
+bad() { why="${why:+$why; }$*"; }
+result() { # result TEST: PASS when no bad() since the last result
+	if [ -z "$why" ]; then echo "RESULT PASS $1"; else echo "RESULT FAIL $1: $why"; fi
+	why=
+}
+
+# The alias reaches the disk with marker @2 (and resolve/name agree with the link).
+check_alias() {
+	node=$(link_of "$1")
+	[ -n "$node" ] || { bad "no link for $1"; return; }
+	m=$(marker "$node")
+	[ "$m" = "DISKALIAS-MARKER $2" ] || bad "$1 -> $node carries '$m', not $2"
+	r=$($da resolve "$1" 2>&1)
+	[ "$r" = "$node" ] || bad "resolve $1 says '$r', the link $node"
+	n=$($da name "$node" 2>&1)
+	[ "$n" = "$1" ] || bad "name $node says '$n', not $1"
+}
+
+# Bay n holds disk a, b, c, d at the first boot.
+bay_id() { echo abcd | cut -c"$1"; }
+
+show_nodes() {
+	for id in scsi-a scsi-b scsi-c scsi-d scsi-e nvme virtio; do
+		n=$(node_of $id) && echo "NODE $id ${n#/dev/}"
+	done
+}
+
+wait_for() { # wait_for SECONDS COMMAND...
+	t=$1; shift
+	while [ "$t" -gt 0 ]; do
+		"$@" && return 0
+		sleep 1
+		t=$((t - 1))
+	done
+	return 1
+}
+
+/lib/qemu-test/start-udev >/tmp/udev.log 2>&1 || { echo "RESULT FAIL udev: systemd-udevd did not start"; cat /tmp/udev.log; exit 1; }
+show_nodes
+
+case ${TEST_PHASE:-1} in
+1)
+	# Test 1: set, for disks and a partition; the links follow at once.
+	a=$(node_of scsi-a)
+	for n in 1 2 3 4; do
+		$da set bay0$n "$(node_of scsi-$(bay_id $n))" || bad "set bay0$n failed"
+	done
+	$da set --by path slot2 "$(node_of scsi-c)" || bad "set --by path slot2 failed"
+	$da set fast "$(node_of nvme)" || bad "set fast failed"
+	$da set data "$(node_of virtio)" || bad "set data failed"
+	$da set bootpart "${a}2" || bad "set bootpart failed"
+	$da set spare wwn:0x5000c50015ea71f6 2>/dev/null || bad "set spare failed"
+	sd=$(scsi_debug_disk) && { $da set dbg0 "$sd" || bad "set dbg0 failed"; }
+	udevadm settle --timeout=60
+	for n in 1 2 3 4; do check_alias bay0$n scsi-$(bay_id $n); done
+	check_alias fast nvme
+	check_alias data virtio
+	[ "$(link_of slot2)" = "$(node_of scsi-c)" ] || bad "slot2 -> $(link_of slot2), not $(node_of scsi-c)"
+	[ "$(link_of bay01p1)" = "${a}1" ] || bad "bay01p1 -> $(link_of bay01p1), not ${a}1"
+	[ "$(link_of bootpart)" = "${a}2" ] || bad "bootpart -> $(link_of bootpart), not ${a}2"
+	[ "$($da name "${a}2")" = bootpart ] || bad "name ${a}2 is not bootpart"
+	[ "$($da resolve bay01p2)" = "${a}2" ] || bad "resolve bay01p2 is not ${a}2"
+	[ -e /dev/disk/by-alias/spare ] && bad "spare has a link without its disk"
+	result set-links
+	ls -l /dev/disk/by-alias | sed 's/^/# /'
+	echo TABLE-BEGIN
+	cat /etc/diskalias.conf
+	echo TABLE-END
+	;;
+2)
+	# Test 2: the same names reach the same disks; the log says which was which.
+	for n in 1 2 3 4; do check_alias bay0$n scsi-$(bay_id $n); done
+	check_alias fast nvme
+	check_alias data virtio
+	[ "$(link_of bay01p1)" = "$(node_of scsi-a)1" ] || bad "bay01p1 -> $(link_of bay01p1)"
+	[ "$(link_of bootpart)" = "$(node_of scsi-a)2" ] || bad "bootpart -> $(link_of bootpart)"
+	for name in bay01 bay02 bay03 bay04 fast data; do
+		k=$(link_of $name)
+		k=${k#/dev/}
+		dmesg | grep -q "diskalias: $k is $name (" || bad "no record 'diskalias: $k is $name' in the kernel log"
+	done
+	result reboot-reorder
+	dmesg | grep 'diskalias: ' | sed 's/^/# /'
+
+	# Test 3: the slot's name went to the new disk in the slot, not to the disk moved away.
+	[ "$(marker "$(link_of slot2)")" = "DISKALIAS-MARKER scsi-e" ] ||
+		bad "slot2 -> $(link_of slot2), not the new disk in slot 2 ($(node_of scsi-e))"
+	$da name "$(node_of scsi-c)" 2>&1 | grep -q slot2 && bad "the moved disk is still slot2"
+	[ "$($da resolve slot2)" = "$(node_of scsi-e)" ] || bad "resolve slot2 is not the new disk"
+	result path-slot
+
+	# Test 6: the kernel's alias attribute, set by udev at boot; a SCSI error names the alias.
+	a=$(node_of scsi-a)
+	if [ -e "/sys/block/${a#/dev/}/alias" ]; then
+		for name in bay01 bay02 bay03 bay04 fast data slot2; do
+			k=$(link_of $name)
+			got=$(cat "/sys/block/${k#/dev/}/alias")
+			# slot2's disk has no other alias; every other disk's primary name is its bay.
+			[ "$got" = "$name" ] || bad "${k#/dev/}/alias is '$got', not $name"
+		done
+		sd=$(scsi_debug_disk)
+		if [ -n "$sd" ] && [ "$(cat "/sys/block/${sd#/dev/}/alias")" = dbg0 ]; then
+			echo 2 >/sys/bus/pseudo/drivers/scsi_debug/opts
+			dd if="$sd" of=/dev/null bs=512 skip=4660 count=1 iflag=direct 2>/dev/null &&
+				bad "reading the medium error succeeded"
+			echo 0 >/sys/bus/pseudo/drivers/scsi_debug/opts
+			sleep 1
+			dmesg | grep -E '\[dbg0\].*(Sense Key|FAILED)' | head -n 3 | sed 's/^/# /'
+			dmesg | grep -q '\[dbg0\].*Sense Key : Medium Error' || bad "no SCSI error message naming [dbg0]"
+		else
+			bad "the scsi_debug disk $sd has no alias dbg0"
+		fi
+		result kernel-alias
+	else
+		echo "RESULT SKIP kernel-alias: the kernel has no alias attribute"
+	fi
+
+	# Test 4: hot-add and hot-remove: the link comes and goes, the table stays.
+	sum=$(md5sum </etc/diskalias.conf)
+	echo "HOTPLUG add"
+	wait_for 120 test -L /dev/disk/by-alias/spare || bad "no link for spare after the hot-add"
+	udevadm settle --timeout=60
+	[ "$(marker "$(link_of spare)")" = "DISKALIAS-MARKER scsi-f" ] || bad "spare -> $(link_of spare)"
+	echo "HOTPLUG del"
+	wait_for 120 test ! -e /dev/disk/by-alias/spare || bad "the link of spare stayed after the hot-remove"
+	[ "$(md5sum </etc/diskalias.conf)" = "$sum" ] || bad "the table changed"
+	result hotplug
+
+	# Test 5: rename while mounted through the link: refused, naming the mount;
+	# forced, the old link keeps working.
+	a=$(node_of scsi-a)
+	mke2fs -q /dev/disk/by-alias/bay01p1 >/dev/null 2>&1 || bad "mke2fs failed"
+	mkdir -p /mnt/data
+	if mount -t ext2 /dev/disk/by-alias/bay01p1 /mnt/data; then
+		echo hello >/mnt/data/file
+		grep /mnt/data /proc/self/mountinfo | sed 's/^/# /'
+		out=$($da rename bay01 shelf01 2>&1) && bad "rename while mounted succeeded"
+		echo "$out" | sed 's/^/# /'
+		echo "$out" | grep -q "mounted on /mnt/data" || bad "the refusal does not name the mount"
+		grep -q 'alias bay01 ' /etc/diskalias.conf || bad "the refused rename changed the table"
+		$da rename --force bay01 shelf01 2>&1 | sed 's/^/# /'
+		udevadm settle --timeout=60
+		[ "$(link_of shelf01)" = "$a" ] || bad "shelf01 -> $(link_of shelf01), not $a"
+		[ "$(link_of shelf01p1)" = "${a}1" ] || bad "shelf01p1 -> $(link_of shelf01p1)"
+		[ "$(link_of bay01p1)" = "${a}1" ] || bad "the old link bay01p1 went: $(link_of bay01p1)"
+		[ "$(cat /mnt/data/file)" = hello ] || bad "the mount does not read back"
+		umount /mnt/data || bad "umount failed"
+	else
+		bad "mount through the link failed"
+	fi
+	result rename-mounted
+	ls -l /dev/disk/by-alias | sed 's/^/# /'
+	;;
+esac
+exit 0
