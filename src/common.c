@@ -132,37 +132,24 @@ void tool_done(struct tool *t)
 int tool_write_fd(void *userdata, const struct iovec *iov, int iovcnt)
 {
 	int fd = *(int *)userdata;
+	size_t skip = 0;	/* bytes of iov[0] written already */
 
 	while (iovcnt > 0) {
-		ssize_t n = writev(fd, iov, iovcnt);
+		/* After a short write inside a piece, the rest of that piece on its own. */
+		ssize_t n = skip ? write(fd, (const char *)iov->iov_base + skip, iov->iov_len - skip) :
+				   writev(fd, iov, iovcnt);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -errno;
+		n += skip;
 		while (iovcnt > 0 && (size_t)n >= iov->iov_len) {
 			n -= iov->iov_len;
 			iov++;
 			iovcnt--;
 		}
-		if (iovcnt > 0 && n > 0) {
-			/* A short write inside a piece: the rest of it on its own. */
-			const char *p = (const char *)iov->iov_base + n;
-			size_t left = iov->iov_len - n;
-
-			while (left > 0) {
-				ssize_t w = write(fd, p, left);
-
-				if (w < 0 && errno == EINTR)
-					continue;
-				if (w < 0)
-					return -errno;
-				p += w;
-				left -= w;
-			}
-			iov++;
-			iovcnt--;
-		}
+		skip = n;
 	}
 	return 0;
 }
