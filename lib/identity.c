@@ -45,9 +45,8 @@ DA_EXPORT int da_identity_parse(const char *s, enum da_id_kind *ret_kind, const 
 
 	if (!colon || !colon[1])
 		return -EINVAL;
-	for (int i = 0; i < _DA_ID_MAX; i++)
-		if (strlen(kinds[i].name) == (size_t)(colon - s) &&
-		    strncmp(kinds[i].name, s, colon - s) == 0)
+	for (int i = 0; i < _DA_ID_MAX && kind == DA_ID_INVALID; i++)
+		if (strncmp(kinds[i].name, s, colon - s) == 0 && !kinds[i].name[colon - s])
 			kind = i;
 	if (kind == DA_ID_INVALID)
 		return -EINVAL;

@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "hashmap.h"
@@ -27,10 +28,11 @@ struct da_alias {
 	char *value;
 	char *identity;		/* kind:value, unquoted */
 	unsigned int line;
-	size_t index;
-	size_t lineidx;
-	size_t name_off, name_len;	/* the name token in its line */
-	size_t id_off, id_len;		/* the identity token in its line */
+	/* 32 bits: a table's text is one buffer, far smaller than 4 GiB (load refuses more). */
+	unsigned int index;
+	unsigned int lineidx;
+	unsigned int name_off, name_len;	/* the name token in its line */
+	unsigned int id_off, id_len;		/* the identity token in its line */
 };
 
 struct tline {
@@ -49,10 +51,11 @@ struct da_table {
 	char *text;		/* the whole table; not NUL-terminated line by line */
 	char *arena;		/* unquoted tokens, NUL-terminated, for the aliases */
 	size_t arena_used;
-	struct da_alias *store;	/* the aliases, room for one per line */
+	bool text_mapped;	/* text is the file, mapped read-only (text_len bytes) */
+	size_t text_len;
+	struct da_alias *store;	/* the aliases in table order, room for one per line */
 	struct tline *lines;
 	size_t nlines;
-	struct da_alias **aliases;
 	size_t naliases;
 	struct hashmap names;	/* folded alias name -> alias */
 	struct hashmap bases;	/* folded partition base of an alias name -> alias */
@@ -65,16 +68,18 @@ struct token {
 
 static void table_clear(struct da_table *t)
 {
-	free(t->text);
+	if (t->text_mapped)
+		munmap(t->text, t->text_len);
+	else
+		free(t->text);
 	free(t->arena);
 	free(t->store);
-	free(t->aliases);
 	free(t->lines);
 	hashmap_free(&t->names);
 	hashmap_free(&t->bases);
 	t->text = t->arena = NULL;
 	t->store = NULL;
-	t->aliases = NULL;
+	t->text_mapped = false;
 	t->lines = NULL;
 	t->naliases = t->nlines = t->arena_used = 0;
 }
@@ -106,6 +111,12 @@ static int hexval(char c)
  * blanks; inside them \" \\ and \xHH are escapes. Returns 0, 1 at the end of
  * the statement (end of line or a comment), or -EINVAL with *ret_err set.
  */
+/* Bytes that end a run of plain token bytes outside quotes: blanks, newline, quote. */
+static const bool ends_plain_run[256] = {
+	[' '] = true, ['\t'] = true, ['\r'] = true, ['\v'] = true, ['\f'] = true,
+	['\n'] = true, ['"'] = true,
+};
+
 static int next_token(struct da_table *t, const char *s, size_t len, size_t *pos,
 		      struct token *tok, const char **ret_err)
 {
@@ -123,7 +134,15 @@ static int next_token(struct da_table *t, const char *s, size_t len, size_t *pos
 	v = t->arena + t->arena_used;
 	tok->off = i;
 	for (; i < len && s[i] != '\n' && (quoted || !is_blank(s[i])); i++) {
-		if (s[i] == '"') {
+		if (!quoted && !ends_plain_run[(unsigned char)s[i]]) {
+			/* The common case, a run of plain bytes, copied at once. */
+			size_t start = i;
+
+			while (i + 1 < len && !ends_plain_run[(unsigned char)s[i + 1]])
+				i++;
+			memcpy(v + o, s + start, i + 1 - start);
+			o += i + 1 - start;
+		} else if (s[i] == '"') {
 			quoted = !quoted;
 		} else if (quoted && s[i] == '\\' && i + 1 < len && (s[i + 1] == '"' || s[i + 1] == '\\')) {
 			v[o++] = s[++i];
@@ -218,19 +237,19 @@ static int index_alias(struct da_table *t, struct da_alias *a)
 static const char *const statement_usage = "expected 'alias NAME KIND:VALUE'";
 
 /* Parse line @t->lines[idx]; problems go to @diag. Returns 1 for a problem, 0, or -ENOMEM. */
-static int parse_line(struct da_table *t, size_t idx, struct da_diag *diag)
+static int parse_line(struct da_table *t, size_t idx, bool nul, struct da_diag *diag)
 {
 	const char *s = t->lines[idx].text, *err = NULL, *value;
 	size_t len = t->lines[idx].len, pos = 0, ntok = 0;
 	unsigned int line = idx + 1;
-	struct token tok[4] = {};
+	struct token tok[4];
 	struct da_alias *a = NULL;
 	enum da_id_kind kind;
 	char *msg;
 	bool oom;
 	int r = 0;
 
-	if (memchr(s, '\0', len))
+	if (nul && memchr(s, '\0', len))
 		return da_diag_add(diag, t->path, line, false, "NUL byte in line") ?: 1;
 	while (ntok < ARRAY_SIZE(tok)) {
 		r = next_token(t, s, len, &pos, &tok[ntok], &err);
@@ -284,20 +303,29 @@ static int parse_line(struct da_table *t, size_t idx, struct da_diag *diag)
 	a->id_off = tok[2].off;
 	a->id_len = tok[2].len;
 	a->index = t->naliases;
-	t->aliases[t->naliases++] = a;
+	t->naliases++;
 	r = index_alias(t, a);
 out:
 	return r;
 }
 
+enum text_mode {
+	TEXT_COPY,	/* the table takes a copy */
+	TEXT_OWNED,	/* the table takes the buffer (with room for a NUL after it) */
+	TEXT_MAPPED,	/* the table takes a read-only mapping of @len bytes */
+};
+
 /*
- * Parse @buf into the empty table @t, which takes a copy of it. Returns the
- * number of problems or -ENOMEM.
+ * Parse @buf into the empty table @t as @mode says; a buffer or mapping it
+ * takes is freed with the table whatever happens. Returns the number of
+ * problems, -ENOMEM, or -EFBIG for a text of 1 GiB or more.
  */
-static int parse_into(struct da_table *t, const char *buf, size_t len, struct da_diag *diag)
+static int parse_text(struct da_table *t, char *buf, size_t len, enum text_mode mode,
+		      struct da_diag *diag)
 {
 	size_t start = 0, n = 0;
 	int r, problems = 0;
+	bool nul;
 
 	hashmap_init(&t->names, true);
 	hashmap_init(&t->bases, true);
@@ -305,16 +333,21 @@ static int parse_into(struct da_table *t, const char *buf, size_t len, struct da
 		n++;
 	n++;
 	/* A line's tokens are at most its bytes, and parse_line() reads at most 4 of them. */
-	t->text = malloc(len + 1);
+	t->text = mode == TEXT_COPY ? malloc(len + 1) : buf;
+	t->text_mapped = mode == TEXT_MAPPED;
+	t->text_len = len;
+	if (len >= 1U << 30)
+		return -EFBIG;
 	t->arena = malloc(len + 4 * n + 1);
 	t->lines = malloc(n * sizeof(*t->lines));
 	t->store = calloc(n, sizeof(*t->store));
-	t->aliases = malloc(n * sizeof(*t->aliases));
-	if (!t->text || !t->arena || !t->lines || !t->store || !t->aliases ||
+	if (!t->text || !t->arena || !t->lines || !t->store ||
 	    hashmap_reserve(&t->names, n) < 0)
 		return -ENOMEM;
-	memcpy(t->text, buf, len);
-	t->text[len] = '\0';
+	if (mode == TEXT_COPY)
+		memcpy(t->text, buf, len);
+	if (mode != TEXT_MAPPED)
+		t->text[len] = '\0';
 	while (start < len) {
 		const char *nl = memchr(t->text + start, '\n', len - start);
 		size_t end = nl ? (size_t)(nl - t->text) + 1 : len;
@@ -323,8 +356,10 @@ static int parse_into(struct da_table *t, const char *buf, size_t len, struct da
 		t->lines[t->nlines++].len = end - start;
 		start = end;
 	}
+	/* Lines with a NUL byte are errors; looked for line by line only when there is one. */
+	nul = memchr(t->text, '\0', len) != NULL;
 	for (size_t i = 0; i < t->nlines; i++) {
-		r = parse_line(t, i, diag);
+		r = parse_line(t, i, nul, diag);
 		if (r < 0)
 			return r;
 		problems += r;
@@ -354,7 +389,30 @@ DA_EXPORT int da_table_parse(const char *path, const char *buf, size_t len, stru
 
 	if (!t)
 		return -ENOMEM;
-	r = parse_into(t, buf, len, diag);
+	r = parse_text(t, (char *)buf, len, TEXT_COPY, diag);
+	if (r != 0) {
+		da_table_free(t);
+		return r < 0 ? r : -EINVAL;
+	}
+	*ret_table = t;
+	return 0;
+}
+
+/* As da_table_parse() on a buffer or mapping the table takes, freed whatever happens. */
+static int table_parse_taken(const char *path, char *buf, size_t len, enum text_mode mode,
+			     struct da_diag *diag, struct da_table **ret_table)
+{
+	struct da_table *t = table_new(path);
+	int r;
+
+	if (!t) {
+		if (mode == TEXT_MAPPED)
+			munmap(buf, len);
+		else
+			free(buf);
+		return -ENOMEM;
+	}
+	r = parse_text(t, buf, len, mode, diag);
 	if (r != 0) {
 		da_table_free(t);
 		return r < 0 ? r : -EINVAL;
@@ -391,12 +449,26 @@ static int load_fd(const char *path, int fd, struct da_diag *diag, struct da_tab
 	r = check_owner(path, &st, diag);
 	if (r < 0)
 		return r;
+	/*
+	 * A regular file is mapped, not read: the udev helper parses the table
+	 * for every device at boot, and a mapping of the page cache costs a
+	 * handful of faults where a copy costs one per page. Tables are
+	 * replaced by rename, never rewritten in place.
+	 */
+	if (S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size < 1U << 30) {
+		void *map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (map != MAP_FAILED)
+			return table_parse_taken(path, map, st.st_size, TEXT_MAPPED, diag, ret_table);
+	}
 	r = read_fd(fd, &buf, &len);
 	if (r < 0) {
 		da_diag_add(diag, path, 0, false, "%s", strerror(-r));
 		return r;
 	}
-	return da_table_parse(path, buf, len, diag, ret_table);
+	r = table_parse_taken(path, buf, len, TEXT_OWNED, diag, ret_table);
+	buf = NULL;
+	return r;
 }
 
 DA_EXPORT int da_table_load(const char *path, struct da_diag *diag, struct da_table **ret_table)
@@ -423,7 +495,7 @@ DA_EXPORT size_t da_table_count(const struct da_table *t)
 
 DA_EXPORT const struct da_alias *da_table_get(const struct da_table *t, size_t i)
 {
-	return i < t->naliases ? t->aliases[i] : NULL;
+	return i < t->naliases ? &t->store[i] : NULL;
 }
 
 DA_EXPORT const struct da_alias *da_table_find(const struct da_table *t, const char *name)
@@ -552,7 +624,8 @@ static int table_splice(struct da_table *t, size_t idx, const char *repl, const 
 			*o++ = '\n';
 		o = stpcpy(o, append);
 	}
-	r = parse_into(n, text, o - text, diag);
+	r = parse_text(n, text, o - text, TEXT_OWNED, diag);
+	text = NULL;
 	if (r != 0) {
 		r = r < 0 ? r : -EINVAL;
 		goto out;

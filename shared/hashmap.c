@@ -53,9 +53,9 @@ static struct hashmap_entry *find_slot(struct hashmap_entry *v, size_t size, con
 	return &v[i];
 }
 
-static int grow(struct hashmap *m)
+/* Move every entry to a new array of @size slots (a power of two). */
+static int resize(struct hashmap *m, size_t size)
 {
-	size_t size = m->size ? m->size * 2 : 16;
 	struct hashmap_entry *v = calloc(size, sizeof(*v));
 
 	if (!v)
@@ -69,12 +69,18 @@ static int grow(struct hashmap *m)
 	return 0;
 }
 
+static int grow(struct hashmap *m)
+{
+	return resize(m, m->size ? m->size * 2 : 16);
+}
+
 int hashmap_reserve(struct hashmap *m, size_t n)
 {
-	while (n * 2 > m->size)
-		if (grow(m) < 0)
-			return -ENOMEM;
-	return 0;
+	size_t size = m->size ? m->size : 16;
+
+	while (n * 2 > size)
+		size *= 2;
+	return size > m->size ? resize(m, size) : 0;
 }
 
 int hashmap_putn(struct hashmap *m, const char *key, size_t keylen, void *value)
