@@ -32,6 +32,11 @@ const char *da_dev_strip(const char *arg);
 char *da_alias_node(const char *name);
 char *da_mapper_node(const char *dm_name);
 
+/*
+ * The length of the base of partition name @name (@len bytes; bay07p1 -> 5,
+ * dblog1 -> 5) and its number in *ret_partno, or 0 when it is none.
+ */
+size_t da_partition_base_len(const char *name, size_t len, unsigned int *ret_partno);
 /* The kernel's partition rule: a name ending in a digit takes a 'p' before the number. */
 bool da_partition_takes_p(const char *name, size_t len);
 

@@ -115,23 +115,34 @@ DA_EXPORT char *da_partition_name(const char *alias, unsigned int partno)
 	return xasprintf("%s%s%u", alias, digit ? "p" : "", partno);
 }
 
-DA_EXPORT int da_partition_split(const char *name, char **ret_base, unsigned int *ret_partno)
+size_t da_partition_base_len(const char *name, size_t len, unsigned int *ret_partno)
 {
-	size_t len = strlen(name), end = len;
+	size_t end = len;
 	unsigned int partno;
-	char *base;
 
 	while (end > 0 && isdigit((unsigned char)name[end - 1]))
 		end--;
 	/* No digits, nothing before them, or a leading zero the kernel never prints. */
 	if (end == len || end == 0 || name[end] == '0')
-		return -EINVAL;
+		return 0;
 	if (parse_uint(name + end, &partno) < 0 || partno == 0)
-		return -EINVAL;
+		return 0;
 	/* After a base ending in a digit the kernel puts a 'p'. */
 	if (end >= 2 && name[end - 1] == 'p' && isdigit((unsigned char)name[end - 2]))
 		end--;
 	else if (isdigit((unsigned char)name[end - 1]))
+		return 0;
+	*ret_partno = partno;
+	return end;
+}
+
+DA_EXPORT int da_partition_split(const char *name, char **ret_base, unsigned int *ret_partno)
+{
+	unsigned int partno;
+	size_t end = da_partition_base_len(name, strlen(name), &partno);
+	char *base;
+
+	if (!end)
 		return -EINVAL;
 	base = strndup(name, end);
 	if (!base)

@@ -179,13 +179,14 @@ static char *name_conflict(const struct da_table *t, const char *name, const str
 	unsigned int partno;
 	const char *reason;
 	char *msg = NULL;
+	size_t len = strlen(name), baselen;
 
 	*ret_oom = false;
 	if (da_name_check(name, &reason) < 0) {
 		msg = xasprintf("invalid alias name '%s': %s", name, reason);
 		goto out;
 	}
-	a = hashmap_get(&t->names, name);
+	a = hashmap_getn(&t->names, name, len);
 	if (a && a != self) {
 		if (streq(a->name, name))
 			msg = xasprintf("alias '%s' is already defined (line %u)", name, a->line);
@@ -194,18 +195,18 @@ static char *name_conflict(const struct da_table *t, const char *name, const str
 					name, a->name, a->line);
 		goto out;
 	}
-	if (da_partition_split(name, &base, &partno) == 0) {
-		a = hashmap_get(&t->names, base);
+	baselen = da_partition_base_len(name, len, &partno);
+	if (baselen) {
+		a = hashmap_getn(&t->names, name, baselen);
 		if (a && a != self) {
 			msg = xasprintf("alias '%s' is the name of partition %u of alias '%s' (line %u)",
 					name, partno, a->name, a->line);
 			goto out;
 		}
 	}
-	a = hashmap_get(&t->bases, name);
+	/* Most tables have no alias that looks like a partition name: skip the lookup. */
+	a = t->bases.n ? hashmap_getn(&t->bases, name, len) : NULL;
 	if (a && a != self) {
-		free(base);
-		base = NULL;
 		da_partition_split(a->name, &base, &partno);
 		msg = xasprintf("alias '%s' (line %u) is the name of partition %u of alias '%s'",
 				a->name, a->line, partno, name);
@@ -219,17 +220,17 @@ out:
 
 static int index_alias(struct da_table *t, struct da_alias *a)
 {
-	_cleanup_free_ char *base = NULL;
+	size_t len = strlen(a->name), baselen;
 	unsigned int partno;
 	int r;
 
-	r = hashmap_put(&t->names, a->name, a);
+	r = hashmap_putn(&t->names, a->name, len, a);
 	if (r < 0)
 		return r;
-	if (da_partition_split(a->name, &base, &partno) == 0) {
-		/* Keyed by the base's bytes inside the alias's own name, which lives on. */
-		r = hashmap_putn(&t->bases, a->name, strlen(base), a);
-	}
+	baselen = da_partition_base_len(a->name, len, &partno);
+	/* Keyed by the base's bytes inside the alias's own name, which lives on. */
+	if (baselen)
+		r = hashmap_putn(&t->bases, a->name, baselen, a);
 	return r;
 }
 
