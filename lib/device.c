@@ -300,20 +300,6 @@ fail:
 /* Read the udev database entry of @d, where udev runs: properties and links. */
 static int read_udev_db(const struct da_ctx *ctx, struct da_device *d)
 {
-	static const struct {
-		const char *key;
-		enum da_id_kind kind;
-		bool disk_only;
-	} props[] = {
-		{ "ID_WWN_WITH_EXTENSION=", DA_ID_WWN, true },
-		{ "ID_WWN=", DA_ID_WWN, true },
-		{ "ID_SCSI_SERIAL=", DA_ID_SERIAL, true },
-		{ "ID_SERIAL_SHORT=", DA_ID_SERIAL, true },
-		{ "ID_FS_UUID=", DA_ID_UUID, false },
-		{ "ID_FS_LABEL=", DA_ID_LABEL, false },
-		{ "ID_PART_ENTRY_UUID=", DA_ID_PARTUUID, false },
-		{ "ID_PART_ENTRY_NAME=", DA_ID_PARTLABEL, false },
-	};
 	_cleanup_free_ char *path = da_ctx_udev_db(ctx, d->major, d->minor);
 	_cleanup_free_ char *buf = NULL;
 	char *line, *save = NULL;
@@ -330,14 +316,15 @@ static int read_udev_db(const struct da_ctx *ctx, struct da_device *d)
 				r = -ENOMEM;
 		}
 		if (strncmp(line, "E:", 2) == 0) {
-			for (size_t i = 0; i < ARRAY_SIZE(props); i++) {
-				size_t n = strlen(props[i].key);
+			for (size_t i = 0; da_udev_props[i].key; i++) {
+				size_t n = strlen(da_udev_props[i].key);
 
-				if (strncmp(line + 2, props[i].key, n) != 0)
+				if (strncmp(line + 2, da_udev_props[i].key, n) != 0 || line[2 + n] != '=')
 					continue;
-				if (props[i].disk_only && d->devtype != DA_DEV_DISK)
+				/* A partition inherits its disk's: they are not its own. */
+				if (da_udev_props[i].disk && d->devtype != DA_DEV_DISK)
 					continue;
-				r = add_identity(d, props[i].kind, line + 2 + n);
+				r = add_identity(d, da_udev_props[i].kind, line + 3 + n);
 			}
 		}
 	}

@@ -20,6 +20,18 @@ static const struct {
 	[DA_ID_PARTLABEL] = { "partlabel", "by-partlabel" },
 };
 
+const struct da_udev_prop da_udev_props[] = {
+	{ "ID_WWN_WITH_EXTENSION", DA_ID_WWN, true },
+	{ "ID_WWN", DA_ID_WWN, true },
+	{ "ID_SCSI_SERIAL", DA_ID_SERIAL, true },
+	{ "ID_SERIAL_SHORT", DA_ID_SERIAL, true },
+	{ "ID_FS_UUID", DA_ID_UUID, false },
+	{ "ID_FS_LABEL", DA_ID_LABEL, false },
+	{ "ID_PART_ENTRY_UUID", DA_ID_PARTUUID, false },
+	{ "ID_PART_ENTRY_NAME", DA_ID_PARTLABEL, false },
+	{},
+};
+
 DA_EXPORT const char *da_id_kind_name(enum da_id_kind kind)
 {
 	return kind >= 0 && kind < _DA_ID_MAX ? kinds[kind].name : NULL;

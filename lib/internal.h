@@ -49,6 +49,18 @@ const struct da_devlist *da_map_devlist(const struct da_map *map);
  */
 const char *da_id_value_key(enum da_id_kind kind, const char *value);
 
+/*
+ * The udev properties that are identities, as Debian's
+ * 60-persistent-storage.rules sets them; disk: the disk's own, which a
+ * partition inherits (IMPORT{parent}). Ends with a NULL key.
+ */
+struct da_udev_prop {
+	const char *key;
+	enum da_id_kind kind;
+	bool disk;
+};
+extern const struct da_udev_prop da_udev_props[];
+
 /* The /dev/disk/ directory that holds links of identity @kind ("by-id"), or NULL. */
 const char *da_id_kind_dir(enum da_id_kind kind);
 

@@ -213,22 +213,6 @@ static bool target_is_ours(const char *target)
 	return *rest && *rest != '/' && !strstr(rest, "..");
 }
 
-static int write_text(const char *path, const char *text, const char *end)
-{
-	_cleanup_free_ char *s = xasprintf("%s%s", text, end);
-	int fd, r = 0;
-
-	if (!s)
-		return -ENOMEM;
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
 struct apply {
 	const struct da_ctx *ctx;
 	const struct da_map *map;
@@ -349,7 +333,7 @@ static int write_attrs(struct apply *a)
 	for (size_t i = 0; i < da_devlist_count(list); i++) {
 		const struct da_device *d = da_devlist_get(list, i);
 		const char *name = da_map_device_name(a->map, d, 0);
-		_cleanup_free_ char *dir = NULL, *path = NULL, *cur = NULL;
+		_cleanup_free_ char *dir = NULL, *path = NULL, *cur = NULL, *line = NULL;
 		int q;
 
 		if (da_device_devtype(d) != DA_DEV_DISK)
@@ -364,7 +348,8 @@ static int write_attrs(struct apply *a)
 		if (streq(cur ? cur : "", name ? name : ""))
 			continue;
 		/* The kernel drops a trailing newline; an empty write would not reach it. */
-		q = write_text(path, name ? name : "", "\n");
+		line = xasprintf("%s\n", name ? name : "");
+		q = line ? write_string(path, line) : -ENOMEM;
 		if (q < 0) {
 			da_diag_add(a->diag, path, 0, false, "cannot write: %s", strerror(-q));
 			r = q;
@@ -481,76 +466,71 @@ static const char *find_link_use(const char *line, const char *name)
 	return NULL;
 }
 
-/* Mounts whose source is a link of @name: mountinfo's field after " - " and the type. */
-static int mount_uses(const struct da_ctx *ctx, const char *name, da_use_fn fn, void *userdata)
-{
-	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_MOUNTINFO), *buf = NULL;
-	char *line, *next;
-	unsigned int lineno = 0;
-	int n = 0, r;
+struct uses {
+	const char *name;
+	da_use_fn fn;
+	void *userdata;
+	int n;
+};
 
-	if (!path)
-		return -ENOMEM;
-	if (read_file(path, &buf, NULL) < 0)
-		return 0;
-	for (line = buf; line && *line; line = next) {
-		_cleanup_free_ char *what = NULL;
-		char *f[32], *fsave = NULL, *src = NULL;
-		size_t nf = 0;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER */
-		for (char *w = strtok_r(line, " ", &fsave); w && nf < ARRAY_SIZE(f);
-		     w = strtok_r(NULL, " ", &fsave))
-			f[nf++] = w;
-		for (size_t i = 6; i + 2 < nf && !src; i++)
-			if (streq(f[i], "-"))
-				src = f[i + 2];
-		if (!src || find_link_use(src, name) != src)
-			continue;
-		what = xasprintf("%s mounted on %s", src, f[4]);
-		if (!what)
-			return -ENOMEM;
-		r = fn(userdata, path, lineno, what);
-		if (r < 0)
-			return r;
-		n++;
-	}
-	return n;
-}
-
-/* Lines of a configuration file that name a link of @name (comments are not uses). */
-static int file_uses(const struct da_ctx *ctx, enum da_ctx_file file, const char *name,
-		     da_use_fn fn, void *userdata)
+/* Call @fn on each line of @file under the root, numbered from 1; a missing file has none. */
+static int each_line(const struct da_ctx *ctx, enum da_ctx_file file, struct uses *u,
+		     int (*fn)(struct uses *u, const char *path, unsigned int lineno, char *line))
 {
 	_cleanup_free_ char *path = da_ctx_path(ctx, file), *buf = NULL;
-	char *line, *next;
 	unsigned int lineno = 0;
-	int n = 0, r;
+	char *line, *next;
+	int r;
 
 	if (!path)
 		return -ENOMEM;
 	if (read_file(path, &buf, NULL) < 0)
 		return 0;
 	for (line = buf; line && *line; line = next) {
-		const char *s;
-
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		lineno++;
-		s = line + strspn(line, " \t");
-		if (*s == '#' || !find_link_use(s, name))
-			continue;
-		r = fn(userdata, path, lineno, s);
+		r = fn(u, path, ++lineno, line);
 		if (r < 0)
 			return r;
-		n++;
 	}
-	return n;
+	return 0;
+}
+
+static int use_found(struct uses *u, const char *path, unsigned int lineno, const char *what)
+{
+	u->n++;
+	return u->fn(u->userdata, path, lineno, what);
+}
+
+/* A mount whose source is a link of the name: mountinfo's field after " - " and the type. */
+static int mount_use(struct uses *u, const char *path, unsigned int lineno, char *line)
+{
+	_cleanup_free_ char *what = NULL;
+	char *f[32], *fsave = NULL, *src = NULL;
+	size_t nf = 0;
+
+	/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER */
+	for (char *w = strtok_r(line, " ", &fsave); w && nf < ARRAY_SIZE(f);
+	     w = strtok_r(NULL, " ", &fsave))
+		f[nf++] = w;
+	for (size_t i = 6; i + 2 < nf && !src; i++)
+		if (streq(f[i], "-"))
+			src = f[i + 2];
+	if (!src || find_link_use(src, u->name) != src)
+		return 0;
+	what = xasprintf("%s mounted on %s", src, f[4]);
+	return what ? use_found(u, path, lineno, what) : -ENOMEM;
+}
+
+/* A line of a configuration file that names a link of the name (comments are not uses). */
+static int file_use(struct uses *u, const char *path, unsigned int lineno, char *line)
+{
+	const char *s = line + strspn(line, " \t");
+
+	if (*s == '#' || !find_link_use(s, u->name))
+		return 0;
+	return use_found(u, path, lineno, s);
 }
 
 DA_EXPORT int da_name_find_uses(const struct da_ctx *ctx, const char *name, da_use_fn fn,
@@ -559,12 +539,11 @@ DA_EXPORT int da_name_find_uses(const struct da_ctx *ctx, const char *name, da_u
 	static const enum da_ctx_file files[] = {
 		DA_FILE_FSTAB, DA_FILE_CRYPTTAB, DA_FILE_MDADM_CONF, DA_FILE_SMARTD_CONF,
 	};
-	int n, r;
+	struct uses u = { .name = name, .fn = fn, .userdata = userdata };
+	int r;
 
-	n = mount_uses(ctx, name, fn, userdata);
-	for (size_t i = 0; n >= 0 && i < ARRAY_SIZE(files); i++) {
-		r = file_uses(ctx, files[i], name, fn, userdata);
-		n = r < 0 ? r : n + r;
-	}
-	return n;
+	r = each_line(ctx, DA_FILE_MOUNTINFO, &u, mount_use);
+	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(files); i++)
+		r = each_line(ctx, files[i], &u, file_use);
+	return r < 0 ? r : u.n;
 }

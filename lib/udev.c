@@ -36,29 +36,15 @@ static unsigned int env_uint(char *const *env, const char *key)
 	return s && parse_uint(s, &v) == 0 ? v : 0;
 }
 
-/* Properties that are identities, as device.c reads them from the udev database. */
-static const struct {
-	const char *key;
-	enum da_id_kind kind;
-	bool disk;	/* the disk's: a partition inherits them from its disk */
-} props[] = {
-	{ "ID_WWN_WITH_EXTENSION", DA_ID_WWN, true },
-	{ "ID_WWN", DA_ID_WWN, true },
-	{ "ID_SCSI_SERIAL", DA_ID_SERIAL, true },
-	{ "ID_SERIAL_SHORT", DA_ID_SERIAL, true },
-	{ "ID_FS_UUID", DA_ID_UUID, false },
-	{ "ID_FS_LABEL", DA_ID_LABEL, false },
-	{ "ID_PART_ENTRY_UUID", DA_ID_PARTUUID, false },
-	{ "ID_PART_ENTRY_NAME", DA_ID_PARTLABEL, false },
-};
-
+/* The identities among a device's properties (da_udev_props[]): the disk's, or its own. */
 static int add_props(struct da_device *d, char *const *env, bool disk)
 {
 	int r = 0;
 
-	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(props); i++)
-		if (props[i].disk == disk)
-			r = da_device_add_identity(d, props[i].kind, env_get(env, props[i].key));
+	for (size_t i = 0; r >= 0 && da_udev_props[i].key; i++)
+		if (da_udev_props[i].disk == disk)
+			r = da_device_add_identity(d, da_udev_props[i].kind,
+						   env_get(env, da_udev_props[i].key));
 	/*
 	 * virtio and MMC disks have their label serial as ID_SERIAL and no
 	 * ID_SERIAL_SHORT (SCSI and ATA have ID_SERIAL_SHORT; their ID_SERIAL
@@ -233,15 +219,6 @@ DA_EXPORT bool da_udev_running(const struct da_ctx *ctx)
 DA_EXPORT int da_udev_trigger(const struct da_ctx *ctx, const char *kname, const char *action)
 {
 	_cleanup_free_ char *path = da_ctx_sys(ctx, "class/block/%s/uevent", kname);
-	int fd, r = 0;
 
-	if (!path)
-		return -ENOMEM;
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, action, strlen(action)) < 0)
-		r = -errno;
-	close(fd);
-	return r;
+	return path ? write_string(path, action) : -ENOMEM;
 }

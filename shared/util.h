@@ -37,6 +37,11 @@ char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
  * *ret_len). Returns 0 or -errno; *ret_buf is the caller's to free.
  */
 int read_file(const char *path, char **ret_buf, size_t *ret_len);
+/*
+ * Write @s to the existing file @path (truncated), as one write: a sysfs
+ * attribute or uevent file takes a value per write. Returns 0 or -errno.
+ */
+int write_string(const char *path, const char *s);
 /* As read_file(), from an open file descriptor (which stays open). */
 int read_fd(int fd, char **ret_buf, size_t *ret_len);
 /* Read a small attribute file, trailing white space removed; NULL when absent or empty. */

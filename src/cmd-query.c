@@ -6,14 +6,10 @@
 
 static int parse_query_opts(struct tool *t, int argc, char **argv, const char *usage)
 {
-	static const struct option opts[] = { GLOBAL_LONG_OPTS, {} };
-	int c, r;
+	int r = tool_options(t, argc, argv, usage);
 
-	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
-		r = tool_common_option(t, c, usage);
-		if (r >= 0)
-			return r;
-	}
+	if (r >= 0)
+		return r;
 	if (optind >= argc)
 		return usage_error(t->cmd, "expected at least one name");
 	return -1;

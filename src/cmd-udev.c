@@ -12,19 +12,6 @@
 
 extern char **environ;
 
-static int parse_plain_opts(struct tool *t, int argc, char **argv, const char *usage)
-{
-	static const struct option opts[] = { GLOBAL_LONG_OPTS, {} };
-	int c, r;
-
-	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
-		r = tool_common_option(t, c, usage);
-		if (r >= 0)
-			return r;
-	}
-	return -1;
-}
-
 static void print_joined(const char *key, const char *prefix, char **names)
 {
 	printf("%s=", key);
@@ -51,7 +38,7 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 	char **names = NULL;
 	int r;
 
-	r = parse_plain_opts(t, argc, argv, udev_usage);
+	r = tool_options(t, argc, argv, udev_usage);
 	if (r >= 0)
 		return r;
 	if (argc - optind != 1)
@@ -125,7 +112,7 @@ int cmd_apply(struct tool *t, int argc, char **argv)
 	struct da_diag diag = {};
 	int r;
 
-	r = parse_plain_opts(t, argc, argv, apply_usage);
+	r = tool_options(t, argc, argv, apply_usage);
 	if (r >= 0)
 		return r;
 	if (optind != argc)

@@ -69,6 +69,19 @@ int tool_common_option(struct tool *t, int c, const char *usage)
 	}
 }
 
+int tool_options(struct tool *t, int argc, char **argv, const char *usage)
+{
+	static const struct option opts[] = { GLOBAL_LONG_OPTS, {} };
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
+		r = tool_common_option(t, c, usage);
+		if (r >= 0)
+			return r;
+	}
+	return -1;
+}
+
 static int load_ctx(struct tool *t)
 {
 	int r;

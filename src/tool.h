@@ -49,6 +49,8 @@ enum {
  * Returns -1 when the option was consumed, else the exit code to leave with.
  */
 int tool_common_option(struct tool *t, int c, const char *usage);
+/* Parse a command with no options of its own: -1 to go on, else the exit code to leave with. */
+int tool_options(struct tool *t, int argc, char **argv, const char *usage);
 /* The usage error: "diskalias: MSG" and a hint; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
 void print_diag(const struct da_diag *diag);
