@@ -12,20 +12,12 @@
 
 extern char **environ;
 
-static void print_joined(const char *key, const char *prefix, char **names)
-{
-	printf("%s=", key);
-	for (char **n = names; *n; n++)
-		printf("%s%s%s", n == names ? "" : " ", prefix, *n);
-	putchar('\n');
-}
-
 static const char udev_usage[] =
 	"Usage:\n"
 	" diskalias udev <device>\n"
 	"\n"
 	"For udev rules (IMPORT{program}): print DISKALIAS=<primary alias>,\n"
-	"DISKALIAS_ALL=<every alias> and DISKALIAS_LINKS=<their disk/by-alias links>\n"
+	"DISKALIAS_ALL=<every alias> and DISKALIAS_1=<alias>, DISKALIAS_2=... each\n"
 	"of the kernel device <device> (sdc, sdc1), found from the ID_* properties\n"
 	"udev passes in the environment; nothing when it has no alias. Writes the\n"
 	"record \"diskalias: sdc is bay07 (wwn:...)\" to the kernel log.\n";
@@ -60,9 +52,13 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	if (names[0]) {
-		printf("DISKALIAS=%s\n", names[0]);
-		print_joined("DISKALIAS_ALL", "", names);
-		print_joined("DISKALIAS_LINKS", "disk/by-alias/", names);
+		printf("DISKALIAS=%s\nDISKALIAS_ALL=", names[0]);
+		for (char **n = names; *n; n++)
+			printf("%s%s", n == names ? "" : " ", *n);
+		putchar('\n');
+		/* One variable per name: the rules make a link of each. */
+		for (size_t i = 0; names[i]; i++)
+			printf("DISKALIAS_%zu=%s\n", i + 1, names[i]);
 	}
 	da_names_free(names);
 

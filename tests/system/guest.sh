@@ -148,6 +148,13 @@ case ${TEST_PHASE:-1} in
 		else
 			bad "the scsi_debug disk $sd has no alias dbg0"
 		fi
+		# unset: udev clears the attribute.
+		k=$(link_of bay04)
+		$da unset bay04 || bad "unset bay04 failed"
+		udevadm settle --timeout=60
+		got=$(cat "/sys/block/${k#/dev/}/alias")
+		[ -z "$got" ] || bad "${k#/dev/}/alias is '$got' after unset"
+		[ -e /dev/disk/by-alias/bay04 ] && bad "the link of bay04 stayed after unset"
 		result kernel-alias
 	else
 		echo "RESULT SKIP kernel-alias: the kernel has no alias attribute"
