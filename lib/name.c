@@ -64,6 +64,9 @@ DA_EXPORT bool da_name_is_kernel_like(const char *name)
 	colon = strchr(name, ':');
 	if (colon && colon != name && match_class(name, 'd') == colon && is_number(colon + 1))
 		return true;
+	/* Most names start with none of the patterns' first letters. */
+	if (!name[0] || !strchr("shvxnmldrzp", name[0]))
+		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(kernel_patterns); i++)
 		if (match_pattern(kernel_patterns[i], name))
 			return true;

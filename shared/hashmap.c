@@ -23,9 +23,10 @@ static uint64_t hash(const char *key, size_t len, bool fold)
 	return h ^ (h >> 29);
 }
 
-static bool key_equal(const struct hashmap_entry *e, const char *key, size_t len, bool fold)
+static bool key_equal(const struct hashmap_entry *e, const char *key, size_t len,
+		      unsigned int h, bool fold)
 {
-	if (e->keylen != len)
+	if (e->hash != h || e->keylen != len)
 		return false;
 	return fold ? strncasecmp(e->key, key, len) == 0 : memcmp(e->key, key, len) == 0;
 }
@@ -44,13 +45,22 @@ void hashmap_free(struct hashmap *m)
 }
 
 static struct hashmap_entry *find_slot(struct hashmap_entry *v, size_t size, const char *key,
-				       size_t len, bool fold)
+				       size_t len, unsigned int h, bool fold)
 {
-	size_t i = hash(key, len, fold) & (size - 1);
+	size_t i = h & (size - 1);
 
-	while (v[i].key && !key_equal(&v[i], key, len, fold))
+	while (v[i].key && !key_equal(&v[i], key, len, h, fold))
 		i = (i + 1) & (size - 1);
 	return &v[i];
+}
+
+/*
+ * Keep the load at most 3/4 so probe runs stay short; lower would spread a
+ * large map (the table's names) over more cache and pages than it needs.
+ */
+static bool over_load(size_t n, size_t size)
+{
+	return n * 4 > size * 3;
 }
 
 /* Move every entry to a new array of @size slots (a power of two). */
@@ -62,7 +72,7 @@ static int resize(struct hashmap *m, size_t size)
 		return -ENOMEM;
 	for (size_t i = 0; i < m->size; i++)
 		if (m->v[i].key)
-			*find_slot(v, size, m->v[i].key, m->v[i].keylen, m->fold) = m->v[i];
+			*find_slot(v, size, m->v[i].key, m->v[i].keylen, m->v[i].hash, m->fold) = m->v[i];
 	free(m->v);
 	m->v = v;
 	m->size = size;
@@ -78,23 +88,26 @@ int hashmap_reserve(struct hashmap *m, size_t n)
 {
 	size_t size = m->size ? m->size : 16;
 
-	while (n * 2 > size)
+	while (over_load(n, size))
 		size *= 2;
 	return size > m->size ? resize(m, size) : 0;
 }
 
 int hashmap_putn(struct hashmap *m, const char *key, size_t keylen, void *value)
 {
+	unsigned int h = hash(key, keylen, m->fold);
 	struct hashmap_entry *e;
 
-	/* Keep the load under 1/2 so probe runs stay short. */
-	if ((m->n + 1) * 2 > m->size && grow(m) < 0)
+	if (keylen > UINT32_MAX)
+		return -EINVAL;
+	if (over_load(m->n + 1, m->size) && grow(m) < 0)
 		return -ENOMEM;
-	e = find_slot(m->v, m->size, key, keylen, m->fold);
+	e = find_slot(m->v, m->size, key, keylen, h, m->fold);
 	if (!e->key)
 		m->n++;
 	e->key = key;
 	e->keylen = keylen;
+	e->hash = h;
 	e->value = value;
 	return 0;
 }
@@ -106,9 +119,9 @@ int hashmap_put(struct hashmap *m, const char *key, void *value)
 
 void *hashmap_getn(const struct hashmap *m, const char *key, size_t keylen)
 {
-	if (!m->size)
+	if (!m->size || keylen > UINT32_MAX)
 		return NULL;
-	return find_slot(m->v, m->size, key, keylen, m->fold)->value;
+	return find_slot(m->v, m->size, key, keylen, hash(key, keylen, m->fold), m->fold)->value;
 }
 
 void *hashmap_get(const struct hashmap *m, const char *key)

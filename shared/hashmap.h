@@ -16,7 +16,8 @@
 struct hashmap {
 	struct hashmap_entry {
 		const char *key;
-		size_t keylen;
+		unsigned int keylen;
+		unsigned int hash;	/* of the key: compared before the key, kept on resize */
 		void *value;
 	} *v;
 	size_t n, size;
