@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The udev hot path: a device described by udev's properties alone, named
+ * as a full scan names it (partitions after their disk, a partition's own
+ * binding first), and the links apply makes on a small tree built here.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include <diskalias.h>
+
+static const char table_text[] =
+	"alias bay07 wwn:naa.5000c500a1b2c3d4\n"
+	"alias boot partuuid:0a1b2c3d-02\n"
+	"alias slot3 path:pci-0000:00:05.0-scsi-0:0:3:0\n"
+	"alias data serial:VBLK-1\n"
+	"alias logs label:log\\x20files\n"
+	"alias \"log-label\" \"label:log files\"\n";
+
+/* The names the table gives kernel device @kname with properties @env, space separated. */
+static char *names_of(const char *kname, char **env)
+{
+	static char out[512];
+	struct da_table *t = NULL;
+	struct da_devlist *l = NULL;
+	struct da_map *m = NULL;
+	const char *n;
+
+	assert_int_equal(da_table_parse("t", table_text, strlen(table_text), NULL, &t), 0);
+	assert_int_equal(da_devlist_from_udev(kname, env, &l), 0);
+	assert_int_equal(da_map_new(t, l, &m), 0);
+	out[0] = '\0';
+	for (size_t i = 0; (n = da_map_device_name(m, da_devlist_find_kname(l, kname), i)); i++)
+		snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s", i ? " " : "", n);
+	da_map_free(m);
+	da_devlist_free(l);
+	da_table_free(t);
+	return out;
+}
+
+static void test_disk_by_wwn(void **state)
+{
+	char *env[] = { "DEVTYPE=disk", "ID_WWN=0x5000C500A1B2C3D4", "ID_BUS=scsi",
+			"ID_SERIAL=35000c500a1b2c3d4", NULL };
+
+	assert_string_equal(names_of("sdc", env), "bay07");
+}
+
+static void test_partition(void **state)
+{
+	char *p1[] = { "DEVTYPE=partition", "PARTN=1", "DEVPATH=/devices/x/block/sdc/sdc1",
+		       "ID_WWN=0x5000c500a1b2c3d4", "ID_PART_ENTRY_UUID=0a1b2c3d-01", NULL };
+	char *p2[] = { "DEVTYPE=partition", "PARTN=2", "DEVPATH=/devices/x/block/sdc/sdc2",
+		       "ID_WWN=0x5000c500a1b2c3d4", "ID_PART_ENTRY_UUID=0a1b2c3d-02", NULL };
+	/* No DEVPATH: the disk's name by the kernel's rule. */
+	char *p3[] = { "DEVTYPE=partition", "PARTN=3", "ID_WWN=0x5000c500a1b2c3d4", NULL };
+
+	assert_string_equal(names_of("sdc1", p1), "bay07p1");
+	assert_string_equal(names_of("sdc2", p2), "boot bay07p2");
+	assert_string_equal(names_of("sdc3", p3), "bay07p3");
+}
+
+static void test_links(void **state)
+{
+	char *disk[] = { "DEVTYPE=disk",
+			 "DEVLINKS=/dev/disk/by-id/scsi-0QEMU_X /dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:3:0",
+			 NULL };
+	char *part[] = { "DEVTYPE=partition", "PARTN=1",
+			 "DEVLINKS=/dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:3:0-part1 /dev/disk/by-label/log\\x20files",
+			 NULL };
+	/* A by-path link of another partition number is not the disk's. */
+	char *other[] = { "DEVTYPE=partition", "PARTN=2",
+			  "DEVLINKS=/dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:3:0-part1", NULL };
+
+	assert_string_equal(names_of("sdf", disk), "slot3");
+	/* udev escapes a blank in a label link as \x20; the table names the label itself. */
+	assert_string_equal(names_of("sdf1", part), "log-label slot3p1");
+	assert_string_equal(names_of("sdf2", other), "");
+}
+
+static void test_serials(void **state)
+{
+	/* virtio: ID_SERIAL is the label serial. SCSI: ID_SERIAL is made from the WWN. */
+	char *virtio[] = { "DEVTYPE=disk", "ID_SERIAL=VBLK-1", NULL };
+	char *scsi[] = { "DEVTYPE=disk", "ID_BUS=scsi", "ID_SERIAL=VBLK-1", NULL };
+	char *scsi80[] = { "DEVTYPE=disk", "ID_BUS=scsi", "ID_SCSI_SERIAL=VBLK-1", NULL };
+
+	assert_string_equal(names_of("vda", virtio), "data");
+	assert_string_equal(names_of("sdd", scsi), "");
+	assert_string_equal(names_of("sdd", scsi80), "data");
+}
+
+static void test_bad_names(void **state)
+{
+	char *env[] = { NULL };
+	struct da_devlist *l = NULL;
+
+	assert_int_equal(da_devlist_from_udev("", env, &l), -EINVAL);
+	assert_int_equal(da_devlist_from_udev("sdc/x", env, &l), -EINVAL);
+	assert_null(l);
+}
+
+static int counted[5];
+
+static void count(void *userdata, enum da_apply_action action, const char *name, const char *kname)
+{
+	counted[action]++;
+}
+
+/* apply on a tree with one disk: links made once, then nothing to do; foreign files kept. */
+static void test_apply(void **state)
+{
+	char root[] = "/tmp/diskalias-test-udev.XXXXXX", path[PATH_MAX + 64], target[64];
+	struct da_table *t = NULL;
+	struct da_devlist *l = NULL;
+	struct da_map *m = NULL;
+	struct da_ctx *ctx = NULL;
+	char *env[] = { "DEVTYPE=disk", "ID_WWN=0x5000c500a1b2c3d4", NULL };
+	ssize_t n;
+
+	assert_non_null(mkdtemp(root));
+	assert_int_equal(da_ctx_new(root, &ctx), 0);
+	assert_int_equal(da_table_parse("t", table_text, strlen(table_text), NULL, &t), 0);
+	assert_int_equal(da_devlist_from_udev("sdc", env, &l), 0);
+	assert_int_equal(da_map_new(t, l, &m), 0);
+	snprintf(path, sizeof(path), "%s/dev/disk/by-alias", root);
+	assert_int_equal(da_apply(ctx, m, count, NULL, NULL), 0);
+	assert_int_equal(counted[DA_APPLY_LINK_CREATED], 1);
+	snprintf(path, sizeof(path), "%s/dev/disk/by-alias/bay07", root);
+	n = readlink(path, target, sizeof(target) - 1);
+	assert_true(n > 0);
+	target[n] = '\0';
+	assert_string_equal(target, "../../sdc");
+	snprintf(path, sizeof(path), "%s/dev/disk/by-alias/notes", root);
+	assert_int_equal(symlink("/elsewhere", path), 0);
+	memset(counted, 0, sizeof(counted));
+	assert_int_equal(da_apply(ctx, m, count, NULL, NULL), 0);
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(counted[i], 0);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/dev/disk/by-alias/bay07", root);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	assert_int_equal(system(path), 0);
+	da_map_free(m);
+	da_devlist_free(l);
+	da_table_free(t);
+	da_ctx_unref(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_disk_by_wwn),
+		cmocka_unit_test(test_partition),
+		cmocka_unit_test(test_links),
+		cmocka_unit_test(test_serials),
+		cmocka_unit_test(test_bad_names),
+		cmocka_unit_test(test_apply),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
