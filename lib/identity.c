@@ -71,11 +71,20 @@ DA_EXPORT int da_identity_parse(const char *s, enum da_id_kind *ret_kind, const 
  * A WWN is written 0x5000c500a1b2c3d4 by udev, naa.5000c500a1b2c3d4 by the
  * kernel and bare by some vendors: they are one WWN.
  */
+/* @s starts with lower-case ASCII @prefix, in any case (no locale: called per table line). */
+static bool has_prefix_ci(const char *s, const char *prefix)
+{
+	for (; *prefix; s++, prefix++)
+		if ((*s >= 'A' && *s <= 'Z' ? *s + ('a' - 'A') : *s) != *prefix)
+			return false;
+	return true;
+}
+
 static const char *wwn_body(const char *s)
 {
-	if (strncasecmp(s, "naa.", 4) == 0 || strncasecmp(s, "eui.", 4) == 0)
+	if (has_prefix_ci(s, "naa.") || has_prefix_ci(s, "eui."))
 		s += 4;
-	if (strncasecmp(s, "0x", 2) == 0)
+	if (has_prefix_ci(s, "0x"))
 		s += 2;
 	return s;
 }
