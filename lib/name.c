@@ -8,6 +8,17 @@
 
 #define NAME_MAX_LEN 64
 
+/* ASCII only and no locale lookups: names are checked for every line of a table. */
+static inline bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline bool is_alnum(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
 /*
  * Kernel block device names, in a tiny pattern language: "%a" is one or more
  * lower-case letters, "%d" one or more digits, anything else itself. Each may
@@ -26,7 +37,7 @@ static const char *match_class(const char *s, char class)
 		while (*s >= 'a' && *s <= 'z')
 			s++;
 	else
-		while (isdigit((unsigned char)*s))
+		while (is_digit(*s))
 			s++;
 	return s == start ? NULL : s;
 }
@@ -77,7 +88,7 @@ DA_EXPORT bool da_name_is_kernel_like(const char *name)
 static bool all_name_chars(const char *s)
 {
 	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '.' && *s != '_' && *s != '+' && *s != '-')
+		if (!is_alnum(*s) && *s != '.' && *s != '_' && *s != '+' && *s != '-')
 			return false;
 	return true;
 }
@@ -93,7 +104,7 @@ DA_EXPORT int da_name_check(const char *name, const char **ret_reason)
 		reason = "longer than 64 bytes";
 	else if (!all_name_chars(name))
 		reason = "only letters, digits and . _ + - are allowed";
-	else if (!isalnum((unsigned char)name[0]))
+	else if (!is_alnum(name[0]))
 		reason = "must start with a letter or a digit";
 	else if (is_number(name))
 		reason = "a bare number could be mistaken for a device number";
@@ -108,7 +119,7 @@ DA_EXPORT int da_name_check(const char *name, const char **ret_reason)
 
 bool da_partition_takes_p(const char *name, size_t len)
 {
-	return len > 0 && isdigit((unsigned char)name[len - 1]);
+	return len > 0 && is_digit(name[len - 1]);
 }
 
 DA_EXPORT char *da_partition_name(const char *alias, unsigned int partno)
@@ -123,7 +134,7 @@ size_t da_partition_base_len(const char *name, size_t len, unsigned int *ret_par
 	size_t end = len;
 	unsigned int partno;
 
-	while (end > 0 && isdigit((unsigned char)name[end - 1]))
+	while (end > 0 && is_digit(name[end - 1]))
 		end--;
 	/* No digits, nothing before them, or a leading zero the kernel never prints. */
 	if (end == len || end == 0 || name[end] == '0')
@@ -131,9 +142,9 @@ size_t da_partition_base_len(const char *name, size_t len, unsigned int *ret_par
 	if (parse_uint(name + end, &partno) < 0 || partno == 0)
 		return 0;
 	/* After a base ending in a digit the kernel puts a 'p'. */
-	if (end >= 2 && name[end - 1] == 'p' && isdigit((unsigned char)name[end - 2]))
+	if (end >= 2 && name[end - 1] == 'p' && is_digit(name[end - 2]))
 		end--;
-	else if (isdigit((unsigned char)name[end - 1]))
+	else if (is_digit(name[end - 1]))
 		return 0;
 	*ret_partno = partno;
 	return end;

@@ -149,7 +149,7 @@ bool is_number(const char *s)
 	if (!*s)
 		return false;
 	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
+		if (*s < '0' || *s > '9')
 			return false;
 	return true;
 }
