@@ -68,16 +68,21 @@ static bool match_pattern(const char *pat, const char *s)
 
 DA_EXPORT bool da_name_is_kernel_like(const char *name)
 {
-	const char *colon;
+	const char *digits_end;
 
-	if (is_number(name))
-		return true;
-	colon = strchr(name, ':');
-	if (colon && colon != name && match_class(name, 'd') == colon && is_number(colon + 1))
-		return true;
+	if (is_digit(name[0])) {
+		/* A number, or MAJ:MIN. */
+		digits_end = match_class(name, 'd');
+		return !*digits_end || (*digits_end == ':' && is_number(digits_end + 1));
+	}
 	/* Most names start with none of the patterns' first letters. */
-	if (!name[0] || !strchr("shvxnmldrzp", name[0]))
+	switch (name[0]) {
+	case 'd': case 'h': case 'l': case 'm': case 'n': case 'p':
+	case 'r': case 's': case 'v': case 'x': case 'z':
+		break;
+	default:
 		return false;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(kernel_patterns); i++)
 		if (match_pattern(kernel_patterns[i], name))
 			return true;
