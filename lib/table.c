@@ -64,6 +64,7 @@ struct da_table {
 struct token {
 	size_t off, len;	/* raw bytes in the line */
 	char *value;		/* unquoted */
+	size_t vlen;		/* strlen(value) */
 };
 
 static void table_clear(struct da_table *t)
@@ -162,6 +163,7 @@ static int next_token(struct da_table *t, const char *s, size_t len, size_t *pos
 	t->arena_used += o + 1;
 	tok->len = i - tok->off;
 	tok->value = v;
+	tok->vlen = o;
 	*pos = i;
 	return 0;
 }
@@ -267,7 +269,7 @@ static int parse_line(struct da_table *t, size_t idx, bool nul, struct da_diag *
 	r = 0;
 	if (ntok == 0)
 		goto out;
-	if (!streq(tok[0].value, "alias")) {
+	if (tok[0].vlen != 5 || memcmp(tok[0].value, "alias", 5) != 0) {
 		r = da_diag_add(diag, t->path, line, false, "unknown statement '%s'", tok[0].value) ?: 1;
 		goto out;
 	}
