@@ -34,7 +34,7 @@ for p in $pids; do
 	kill -0 $p 2>/dev/null && ok "worker $p still running" || not_ok "worker $p died"
 done
 kill $pids
-sleep 2
+wait
 echo "# $(cat /tmp/w1) + $(cat /tmp/w2) writes, $(cat /tmp/r1) alias reads, $(cat /tmp/r2) uevent reads"
 if dmesg | grep -E "BUG:|KASAN|WARNING:|lockdep|suspicious RCU|Call Trace|ODEBUG"; then
 	not_ok "splat in the kernel log"
@@ -42,8 +42,10 @@ else
 	ok "no splat in the kernel log buffer"
 fi
 # The log buffer is mostly "alias set" lines by now: one more failing read
-# with a known alias shows messages still name it after the race.
+# with a known alias shows messages still name it after the race, once the
+# SCSI and block error ratelimits (10 lines in 5 s) have recovered.
 echo bay07 >$A
+sleep 6
 dmesg -c >/dev/null
 dd if=/dev/$disk of=/dev/null bs=512 skip=4660 count=1 iflag=direct 2>/dev/null
 sleep 1
