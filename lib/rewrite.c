@@ -4,16 +4,22 @@
  *
  * Every name the text may hold (sdc, /dev/sdc, /dev/mapper/vg0-data, the
  * SCSI address 2:0:3:0, or in reverse an alias and its by-alias path) is
- * put in one trie, built once, over an alphabet of only the bytes that occur
- * in some name, so a node is a small dense array. The text is scanned once:
- * a match is tried only where a name may begin (a byte that starts some
- * name, after a byte that cannot continue a word), and the longest name that
- * ends on a word boundary wins. A disk's name followed by a partition suffix
- * (sdc1, nvme0n1p2) names that partition even when it is not in the device
- * list. The scanner holds back at most one undecided name at the end of
- * what it was given, so memory does not grow with the input and lines may
- * be of any length; every other byte, NUL and invalid UTF-8 included,
- * passes through unchanged.
+ * put in one open-addressing hash table, built once, keyed by the whole
+ * name: a match costs a hash of the token and about one probe however many
+ * names there are (a trie of 10,000 names cost a cache miss per byte). The
+ * text is scanned once, 64 bytes at a time: a match is tried only where a
+ * name may begin (a byte that starts some name, after a byte that cannot
+ * continue a word, before one that can be its second; a number only in the
+ * shape of a SCSI address), and whose first bytes begin some name (a bit
+ * set). There the token's possible ends are found in one pass over the
+ * bytes that occur in names (a boundary at a length that a name starting
+ * with that byte has, with or without a partition suffix) and looked up
+ * from the longest: the longest name that ends on a word boundary wins. A
+ * disk's name followed by a partition suffix (sdc1, nvme0n1p2) names that
+ * partition even when it is not in the device list. The scanner holds back
+ * at most one undecided name at the end of what it was given, so memory
+ * does not grow with the input and lines may be of any length; every other
+ * byte, NUL and invalid UTF-8 included, passes through unchanged.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -26,6 +32,11 @@
 #define OUT_SIZE	(64 * 1024)
 #define COPY_MAX	128
 #define IOV_N		256
+/* The first bytes of every name are in a bit set: most tokens that are no name stop there. */
+#define PREFIX_LEN	3
+#define PREFIX_BITS	16
+/* Numbers are searched for as SCSI addresses if their first number has at most this many digits. */
+#define ADDR_RUN_MAX	8
 /* At most this many digits in a partition number. */
 #define PARTNO_DIGITS	6
 /* The most bytes a name can need to be decided: itself, 'p', digits, the byte after. */
@@ -36,18 +47,34 @@ enum {
 	CLS_NOLEFT = 1 << 1,	/* no name starts right after it */
 	CLS_START = 1 << 2,	/* some name starts with it */
 	CLS_SECOND = 1 << 3,	/* it is the second byte of some name */
+	CLS_INNAME = 1 << 4,	/* it may be inside a name or its partition suffix */
+	CLS_SHORT = 1 << 5,	/* a name of fewer than PREFIX_LEN bytes starts with it */
+	CLS_SECOND_NUM = 1 << 6,	/* the second byte of a name that starts with a digit */
 };
 
-struct rw_entry {
-	const char *to;		/* what the name becomes */
-	const char *name;	/* the alias or kernel name, for annotations */
-	uint32_t tolen, namelen;
-	bool parts;		/* a partition suffix after it names a partition */
+/*
+ * A name in the pool: this header, then the name's bytes (folded in reverse
+ * mode), what it becomes, and the alias or kernel name for annotations.
+ */
+struct rw_record {
+	uint32_t keylen, tolen, namelen;
+	bool parts;	/* a partition suffix after it names a partition */
+};
+
+/* A hash table slot: the upper half of the name's hash, and 1 + its record's offset (0: empty). */
+struct rw_slot {
+	uint32_t tag, rec;
+};
+
+/* Lengths by first byte: one bit per length, @words words per byte. */
+struct lenset {
+	uint64_t *bits;
+	size_t words;
 };
 
 struct pattern {
-	const char *s;
-	size_t entry;
+	const char *s, *to, *name;
+	bool parts;
 };
 
 struct da_rewriter {
@@ -55,24 +82,35 @@ struct da_rewriter {
 	da_rewrite_write_fn write;
 	void *userdata;
 
-	uint8_t sym[256];	/* byte -> alphabet symbol, 0 when no name has it */
+	uint8_t fold[256];	/* the byte as names are compared: lower case in reverse mode */
 	uint8_t cls[256];
-	size_t nsym;
+	char *pool;		/* the records */
+	struct rw_slot *slots;
+	size_t mask;		/* slots - 1 */
 	/*
-	 * [node * nsym + symbol] -> node, 0 for none (the root is no child).
-	 * Symbol 0 is no byte's: its slot holds 1 + the entry of the name
-	 * ending at the node (0 for none), on the cache line the walk reads.
+	 * By the name's first byte: the lengths of names (bare, bare_digit for
+	 * those ending in a digit: sdc1 is looked up whole only if some name
+	 * is so), of names a partition suffix may follow (base), and the
+	 * lengths a token may have to be either (ends); reach[] is the longest.
 	 */
-	uint32_t *child;
-	size_t nnodes;
-	struct rw_entry *entries;
-	size_t nentries;
-	struct strv strings;	/* every string the entries point at */
+	struct lenset bare, bare_digit, base, ends;
+	size_t reach[256];
 	size_t maxlen;		/* longest name */
+	uint64_t prefix[(1 << PREFIX_BITS) / 64];	/* hashes of the names' first bytes */
+
+	/*
+	 * Names that start with a digit are SCSI addresses (forward mode),
+	 * whose first number (the host) has at most @addr_run digits: the
+	 * vector search takes a number only where ':' follows that many. 0
+	 * when some such name is not of that shape; @addr_other says so.
+	 */
+	unsigned int addr_run;
+	bool addr_other;
 
 	/* Nibble tables of CLS_NOLEFT, CLS_START, CLS_SECOND for the vector search, if it runs. */
 	bool vector;
-	uint8_t noleft_lo[16], noleft_hi[16], start_lo[16], start_hi[16], second_lo[16], second_hi[16];
+	uint8_t noleft_lo[16], noleft_hi[16], start_lo[16], start_hi[16];
+	uint8_t second_lo[16], second_hi[16];
 
 	/*
 	 * The stream: an undecided name waits in @in. Output is a list of
@@ -84,8 +122,7 @@ struct da_rewriter {
 	struct iovec iov[IOV_N];
 	int iovcnt;
 	bool prev_noleft;	/* the last byte passed on may not precede a name */
-	size_t *ends;		/* trie walk: where names ended, deepest last */
-	int32_t *endval;
+	size_t *tokend;		/* where a token may end, nearest first */
 	size_t count;		/* names rewritten since the stream began */
 	int err;		/* a write failure sticks */
 };
@@ -96,71 +133,166 @@ DA_EXPORT void da_rewriter_free(struct da_rewriter *rw)
 {
 	if (!rw)
 		return;
-	free(rw->child);
-	free(rw->entries);
-	strv_free(&rw->strings);
+	free(rw->pool);
+	free(rw->slots);
+	free(rw->bare.bits);
+	free(rw->bare_digit.bits);
+	free(rw->base.bits);
+	free(rw->ends.bits);
 	free(rw->in);
 	free(rw->out);
-	free(rw->ends);
-	free(rw->endval);
+	free(rw->tokend);
 	free(rw);
 }
 
-static inline uint8_t fold(enum da_rewrite_mode mode, uint8_t c)
+static inline bool lenset_has(const struct lenset *s, uint8_t c, size_t len)
 {
-	/* Aliases are one name whatever their case; kernel names are not. */
-	return mode == DA_REWRITE_REVERSE && c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+	return s->bits[c * s->words + len / 64] >> (len % 64) & 1;
 }
 
-/* Keep @s (consumed, even on failure) for the rewriter's life. */
-static const char *keep(struct da_rewriter *rw, char *s)
+static inline void lenset_add(struct lenset *s, uint8_t c, size_t len)
 {
-	if (strv_consume(&rw->strings, s) < 0)
+	s->bits[c * s->words + len / 64] |= UINT64_C(1) << (len % 64);
+}
+
+/* Where the PREFIX_LEN bytes at @p, folded, are in the prefix set. */
+static inline uint32_t prefix_bit(const struct da_rewriter *rw, const uint8_t *p)
+{
+	uint32_t v = rw->fold[p[0]] | rw->fold[p[1]] << 8 | (uint32_t)rw->fold[p[2]] << 16;
+
+	return (v * UINT32_C(0x9e3779b1)) >> (32 - PREFIX_BITS);
+}
+
+static inline bool is_digit(uint8_t c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline uint64_t load64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint64_t load32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Eight bytes at once as @fold has them: 'A'..'Z' become lower case, in reverse mode. */
+static inline uint64_t fold8(const struct da_rewriter *rw, uint64_t w)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	uint64_t low = w & 0x7f * ones, upper;
+
+	if (rw->mode != DA_REWRITE_REVERSE)
+		return w;
+	/* High bit of each byte: at least 'A', below '[', and not a byte of 0x80 and above. */
+	upper = (low + (0x80 - 'A') * ones) & ~(low + (0x80 - 'Z' - 1) * ones) & ~w & 0x80 * ones;
+	return w | upper >> 2;
+}
+
+/* A hash of @len bytes at @p as folded, reading no byte outside them. */
+static uint64_t hash_name(const struct da_rewriter *rw, const uint8_t *p, size_t len)
+{
+	const uint64_t k = UINT64_C(0x9e3779b97f4a7c15);
+	uint64_t h = len * k, w;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8)
+		h = ((h << 23 | h >> 41) ^ fold8(rw, load64(p + i))) * k;
+	if (len - i >= 4)
+		w = load32(p + i) | load32(p + len - 4) << 32;
+	else if (len > i)
+		w = p[i] | (uint64_t)p[i + (len - i) / 2] << 8 | (uint64_t)p[len - 1] << 16;
+	else
+		w = 0;
+	h = ((h << 23 | h >> 41) ^ fold8(rw, w)) * k;
+	return h ^ h >> 29;
+}
+
+/* Are the @len bytes at @p, folded, the name @key (folded)? Word at a time, as names are short. */
+static inline bool same_name(const struct da_rewriter *rw, const uint8_t *key, const uint8_t *p,
+			     size_t len)
+{
+	size_t i = 0;
+
+	if (len < 4) {
+		for (; i < len; i++)
+			if (key[i] != rw->fold[p[i]])
+				return false;
+		return true;
+	}
+	if (len < 8)
+		return load32(key) == fold8(rw, load32(p)) &&
+		       load32(key + len - 4) == fold8(rw, load32(p + len - 4));
+	for (; i + 8 < len; i += 8)
+		if (load64(key + i) != fold8(rw, load64(p + i)))
+			return false;
+	return load64(key + len - 8) == fold8(rw, load64(p + len - 8));
+}
+
+static inline const uint8_t *record_key(const struct rw_record *r)
+{
+	return (const uint8_t *)(r + 1);
+}
+
+/* The record of the name @len bytes at @p, or NULL. */
+static const struct rw_record *lookup(const struct da_rewriter *rw, const uint8_t *p, size_t len)
+{
+	uint64_t h = hash_name(rw, p, len);
+
+	for (size_t i = h & rw->mask;; i = (i + 1) & rw->mask) {
+		const struct rw_slot *s = &rw->slots[i];
+		const struct rw_record *r;
+
+		if (!s->rec)
+			return NULL;
+		if (s->tag != (uint32_t)(h >> 32))
+			continue;
+		r = (const struct rw_record *)(rw->pool + s->rec - 1);
+		if (r->keylen == len && same_name(rw, record_key(r), p, len))
+			return r;
+	}
+}
+
+/* Keep @s (consumed, even on failure) until the rewriter is built. */
+static const char *keep(struct strv *strings, char *s)
+{
+	if (strv_consume(strings, s) < 0)
 		return NULL;
 	return s;
-}
-
-static int add_entry(struct da_rewriter *rw, const char *to, const char *name, bool parts,
-		     size_t *ret)
-{
-	struct rw_entry *v = realloc(rw->entries, (rw->nentries + 1) * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	rw->entries = v;
-	v[rw->nentries] = (struct rw_entry){
-		.to = to, .name = name, .tolen = strlen(to), .namelen = strlen(name), .parts = parts,
-	};
-	*ret = rw->nentries++;
-	return 0;
 }
 
 struct builder {
 	struct pattern *v;
 	size_t n;
+	struct strv strings;	/* every string the patterns point at */
 };
 
 /* Add name @s (consumed) that becomes @to (annotated as @name). */
-static int add_pattern(struct da_rewriter *rw, struct builder *b, char *s, const char *to,
-		       const char *name, bool parts)
+static int add_pattern(struct builder *b, char *s, const char *to, const char *name, bool parts)
 {
-	const char *kept = keep(rw, s);
+	const char *kept = keep(&b->strings, s);
 	struct pattern *v;
-	size_t e;
 
-	if (!kept || add_entry(rw, to, name, parts, &e) < 0)
+	if (!kept)
 		return -ENOMEM;
 	v = realloc(b->v, (b->n + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	b->v = v;
-	v[b->n++] = (struct pattern){ .s = kept, .entry = e };
+	v[b->n++] = (struct pattern){ .s = kept, .to = to, .name = name, .parts = parts };
 	return 0;
 }
 
 /* The names of @d, kernel name to alias: sdc, /dev/sdc, /dev/mapper/NAME, 2:0:3:0. */
-static int add_forward(struct da_rewriter *rw, struct builder *b, const struct da_map *map,
-		       const struct da_device *d)
+static int add_forward(struct builder *b, const struct da_map *map, const struct da_device *d)
 {
 	const char *name = da_map_device_name(map, d, 0);
 	const char *link, *kname = da_device_kname(d);
@@ -169,35 +301,34 @@ static int add_forward(struct da_rewriter *rw, struct builder *b, const struct d
 
 	if (!name)
 		return 0;
-	link = keep(rw, da_alias_node(name));
-	name = keep(rw, strdup(name));
+	link = keep(&b->strings, da_alias_node(name));
+	name = keep(&b->strings, strdup(name));
 	if (!link || !name)
 		return -ENOMEM;
-	r = add_pattern(rw, b, strdup(kname), name, name, disk);
+	r = add_pattern(b, strdup(kname), name, name, disk);
 	if (r >= 0)
-		r = add_pattern(rw, b, da_devnode(kname), link, name, disk);
+		r = add_pattern(b, da_devnode(kname), link, name, disk);
 	if (r >= 0 && da_device_dm_name(d))
-		r = add_pattern(rw, b, da_mapper_node(da_device_dm_name(d)), link, name, false);
+		r = add_pattern(b, da_mapper_node(da_device_dm_name(d)), link, name, false);
 	if (r >= 0 && disk && da_device_hctl(d))
-		r = add_pattern(rw, b, strdup(da_device_hctl(d)), name, name, false);
+		r = add_pattern(b, strdup(da_device_hctl(d)), name, name, false);
 	return r;
 }
 
 /* The names of @d, alias to kernel name: every alias and its /dev/disk/by-alias/ link. */
-static int add_reverse(struct da_rewriter *rw, struct builder *b, const struct da_map *map,
-		       const struct da_device *d)
+static int add_reverse(struct builder *b, const struct da_map *map, const struct da_device *d)
 {
 	const char *kname = NULL, *node = NULL, *name;
 	bool disk = da_device_devtype(d) == DA_DEV_DISK;
 	int r = 0;
 
 	for (size_t i = 0; r >= 0 && (name = da_map_device_name(map, d, i)); i++) {
-		if (!node && (!(node = keep(rw, da_devnode(da_device_kname(d)))) ||
-			      !(kname = keep(rw, strdup(da_device_kname(d))))))
+		if (!node && (!(node = keep(&b->strings, da_devnode(da_device_kname(d)))) ||
+			      !(kname = keep(&b->strings, strdup(da_device_kname(d))))))
 			return -ENOMEM;
-		r = add_pattern(rw, b, strdup(name), kname, kname, disk);
+		r = add_pattern(b, strdup(name), kname, kname, disk);
 		if (r >= 0)
-			r = add_pattern(rw, b, da_alias_node(name), node, kname, disk);
+			r = add_pattern(b, da_alias_node(name), node, kname, disk);
 	}
 	return r;
 }
@@ -206,59 +337,139 @@ static int add_reverse(struct da_rewriter *rw, struct builder *b, const struct d
 static void mark(struct da_rewriter *rw, uint8_t c, uint8_t bit)
 {
 	rw->cls[c] |= bit;
-	rw->cls[fold(rw->mode, c)] |= bit;
+	rw->cls[rw->fold[c]] |= bit;
 	if (rw->mode == DA_REWRITE_REVERSE && c >= 'a' && c <= 'z')
 		rw->cls[c - ('a' - 'A')] |= bit;
 }
 
-static int build_trie(struct da_rewriter *rw, const struct builder *b)
+/* The classes of the bytes of name @s, and the lengths a token starting as it does may have. */
+static void add_lengths(struct da_rewriter *rw, const uint8_t *s, size_t len, bool parts)
 {
-	size_t total = 1;
+	uint8_t c = rw->fold[s[0]], second = is_digit(s[0]) ? CLS_SECOND_NUM : CLS_SECOND;
+	size_t reach = len, run = 0;
 
-	for (size_t i = 0; i < b->n; i++)
-		for (const uint8_t *p = (const uint8_t *)b->v[i].s; *p; p++)
-			if (!rw->sym[fold(rw->mode, *p)]) {
-				/* Symbols from 1; 0 is "in no name". */
-				rw->sym[fold(rw->mode, *p)] = ++rw->nsym;
-			}
-	rw->nsym++;
-	for (unsigned int c = 'A'; rw->mode == DA_REWRITE_REVERSE && c <= 'Z'; c++)
-		rw->sym[c] = rw->sym[c + ('a' - 'A')];
+	mark(rw, s[0], CLS_START);
+	if (len < PREFIX_LEN) {
+		mark(rw, s[0], CLS_SHORT);
+	} else {
+		uint32_t bit = prefix_bit(rw, s);
+
+		rw->prefix[bit / 64] |= UINT64_C(1) << (bit % 64);
+	}
+	/* A name of one byte has no second: then any byte may follow a start. */
+	for (unsigned int k = 0; len == 1 && k < 256; k++)
+		rw->cls[k] |= second;
+	if (len > 1)
+		mark(rw, s[1], second);
+	while (run < len && is_digit(s[run]))
+		run++;
+	if (run > 0 && (run == len || s[run] != ':' || run > ADDR_RUN_MAX))
+		rw->addr_other = true;
+	else if (run > rw->addr_run)
+		rw->addr_run = run;
+	for (size_t k = 0; k < len; k++)
+		mark(rw, s[k], CLS_INNAME);
+	lenset_add(is_digit(s[len - 1]) ? &rw->bare_digit : &rw->bare, c, len);
+	lenset_add(&rw->ends, c, len);
+	if (parts) {
+		/* 'p' and 1 to PARTNO_DIGITS digits, or the digits alone. */
+		size_t from = len + (da_partition_takes_p((const char *)s, len) ? 2 : 1);
+
+		lenset_add(&rw->base, c, len);
+		for (reach = from; reach < from + PARTNO_DIGITS; reach++)
+			lenset_add(&rw->ends, c, reach);
+		reach--;
+	}
+	if (reach > rw->reach[c])
+		rw->reach[c] = reach;
+}
+
+static int lenset_init(struct lenset *s, size_t maxlen)
+{
+	s->words = maxlen / 64 + 1;
+	s->bits = calloc(256 * s->words, sizeof(*s->bits));
+	return s->bits ? 0 : -ENOMEM;
+}
+
+static size_t record_size(const struct pattern *v)
+{
+	size_t size = sizeof(struct rw_record) + strlen(v->s) + strlen(v->to) + strlen(v->name);
+
+	return (size + 3) & ~(size_t)3;
+}
+
+/* Put @v in the pool at @off (folded as the mode compares) and in the table, unless there. */
+static void insert(struct da_rewriter *rw, const struct pattern *v, size_t off)
+{
+	struct rw_record *r = (struct rw_record *)(rw->pool + off);
+	uint8_t *key = (uint8_t *)(r + 1);
+	uint64_t h;
+	size_t i;
+
+	*r = (struct rw_record){
+		.keylen = strlen(v->s),
+		.tolen = strlen(v->to),
+		.namelen = strlen(v->name),
+		.parts = v->parts,
+	};
+	for (size_t k = 0; k < r->keylen; k++)
+		key[k] = rw->fold[(uint8_t)v->s[k]];
+	memcpy(key + r->keylen, v->to, r->tolen);
+	memcpy(key + r->keylen + r->tolen, v->name, r->namelen);
+	/* The first of two equal names wins: the device list's order. */
+	if (lookup(rw, key, r->keylen))
+		return;
+	h = hash_name(rw, key, r->keylen);
+	for (i = h & rw->mask; rw->slots[i].rec; i = (i + 1) & rw->mask)
+		;
+	rw->slots[i] = (struct rw_slot){ .tag = h >> 32, .rec = off + 1 };
+}
+
+static int build_table(struct da_rewriter *rw, const struct builder *b)
+{
+	size_t size = 0, nslots = 16, off = 0;
+
 	for (size_t i = 0; i < b->n; i++) {
 		size_t len = strlen(b->v[i].s);
 
-		total += len;
+		size += record_size(&b->v[i]);
 		if (len > rw->maxlen)
 			rw->maxlen = len;
 	}
-	rw->child = calloc(total * rw->nsym, sizeof(*rw->child));
-	rw->ends = malloc((rw->maxlen + 1) * sizeof(*rw->ends));
-	rw->endval = malloc((rw->maxlen + 1) * sizeof(*rw->endval));
-	if (!rw->child || !rw->ends || !rw->endval)
+	/* At most half full: probe runs stay short. */
+	while (nslots < 2 * b->n)
+		nslots *= 2;
+	if (size >= UINT32_MAX)
+		return -E2BIG;
+	rw->mask = nslots - 1;
+	rw->slots = calloc(nslots, sizeof(*rw->slots));
+	rw->pool = malloc(size ? size : 1);
+	rw->tokend = malloc((UNDECIDED_MAX(rw) + 1) * sizeof(*rw->tokend));
+	if (!rw->slots || !rw->pool || !rw->tokend ||
+	    lenset_init(&rw->bare, UNDECIDED_MAX(rw)) < 0 ||
+	    lenset_init(&rw->bare_digit, UNDECIDED_MAX(rw)) < 0 ||
+	    lenset_init(&rw->base, UNDECIDED_MAX(rw)) < 0 ||
+	    lenset_init(&rw->ends, UNDECIDED_MAX(rw)) < 0)
 		return -ENOMEM;
-	rw->nnodes = 1;
 	for (size_t i = 0; i < b->n; i++) {
-		const uint8_t *p = (const uint8_t *)b->v[i].s;
-		uint32_t node = 0;
+		const uint8_t *s = (const uint8_t *)b->v[i].s;
 
-		if (!*p)
+		if (!*s)
 			continue;
-		mark(rw, p[0], CLS_START);
-		/* A name of one byte has no second: then any byte may follow a start. */
-		for (unsigned int c = 0; !p[1] && c < 256; c++)
-			rw->cls[c] |= CLS_SECOND;
-		if (p[1])
-			mark(rw, p[1], CLS_SECOND);
-		for (; *p; p++) {
-			uint32_t *c = &rw->child[node * rw->nsym + rw->sym[*p]];
-
-			if (!*c)
-				*c = rw->nnodes++;
-			node = *c;
-		}
-		/* The first of two equal names wins: the device list's order. */
-		if (!rw->child[node * rw->nsym])
-			rw->child[node * rw->nsym] = b->v[i].entry + 1;
+		add_lengths(rw, s, strlen(b->v[i].s), b->v[i].parts);
+		insert(rw, &b->v[i], off);
+		off += record_size(&b->v[i]);
+	}
+	/* Partition suffixes: digits, and 'p' after a name ending in one. */
+	for (unsigned int c = '0'; c <= '9'; c++)
+		rw->cls[c] |= CLS_INNAME;
+	rw->cls['p'] |= CLS_INNAME;
+	/* Numbers that are no address's are searched for as any other start. */
+	if (rw->addr_other || !rw->addr_run) {
+		rw->addr_run = 0;
+		for (unsigned int c = 0; c < 256; c++)
+			if (rw->cls[c] & CLS_SECOND_NUM)
+				rw->cls[c] |= CLS_SECOND;
 	}
 	return 0;
 }
@@ -270,6 +481,10 @@ static void init_classes(struct da_rewriter *rw)
 			    (c >= '0' && c <= '9') || c == '_' || c == '-' || c >= 0x80;
 
 		rw->cls[c] = word ? CLS_WORD | CLS_NOLEFT : 0;
+		/* Aliases are one name whatever their case; kernel names are not. */
+		rw->fold[c] = c;
+		if (rw->mode == DA_REWRITE_REVERSE && c >= 'A' && c <= 'Z')
+			rw->fold[c] = c + ('a' - 'A');
 	}
 	/* Inside a path a name is a directory, not the device: /sys/block/sdc stays. */
 	rw->cls['/'] |= CLS_NOLEFT;
@@ -296,12 +511,12 @@ DA_EXPORT int da_rewriter_new(const struct da_map *map, enum da_rewrite_mode mod
 	for (size_t i = 0; r >= 0 && i < da_devlist_count(list); i++) {
 		const struct da_device *d = da_devlist_get(list, i);
 
-		r = mode == DA_REWRITE_REVERSE ? add_reverse(rw, &b, map, d) :
-						 add_forward(rw, &b, map, d);
+		r = mode == DA_REWRITE_REVERSE ? add_reverse(&b, map, d) : add_forward(&b, map, d);
 	}
 	if (r >= 0)
-		r = build_trie(rw, &b);
+		r = build_table(rw, &b);
 	free(b.v);
+	strv_free(&b.strings);
 	if (r >= 0) {
 		/* An undecided name, and as much again of what follows it. */
 		rw->in = malloc(2 * UNDECIDED_MAX(rw));
@@ -362,91 +577,80 @@ enum {
 	UNDECIDED,	/* the input ended before it could tell */
 };
 
-/* Is there a word boundary before @p[@i]? */
-static int boundary_at(const struct da_rewriter *rw, const uint8_t *p, size_t i, size_t n,
-		       bool final)
-{
-	if (i == n)
-		return final ? MATCH : UNDECIDED;
-	return rw->cls[p[i]] & (CLS_WORD | CLS_NOLEFT) ? NO_MATCH : MATCH;
-}
-
-/*
- * A partition suffix at @p[@i] ('p' first after a name ending in a digit),
- * then a boundary: MATCH with its digits in [*ret_start, *ret_end).
- */
-static int partition_at(const struct da_rewriter *rw, const uint8_t *p, size_t i, size_t n,
-			bool final, bool digit, size_t *ret_start, size_t *ret_end)
-{
-	size_t start;
-
-	if (digit) {
-		if (i == n)
-			return final ? NO_MATCH : UNDECIDED;
-		if (p[i++] != 'p')
-			return NO_MATCH;
-	}
-	start = i;
-	if (i == n)
-		return final ? NO_MATCH : UNDECIDED;
-	if (p[i] < '1' || p[i] > '9')
-		return NO_MATCH;
-	while (i < n && i - start < PARTNO_DIGITS && p[i] >= '0' && p[i] <= '9')
-		i++;
-	*ret_start = start;
-	*ret_end = i;
-	return boundary_at(rw, p, i, n, final);
-}
-
 struct match {
-	const struct rw_entry *e;
+	const struct rw_record *r;
 	size_t end;			/* past the name as matched, suffix included */
 	size_t part_start, part_end;	/* the partition number's digits, if any */
 };
 
-/* The longest name at @p[@i] that ends on a boundary. */
+/*
+ * The name that the @len bytes at @t are, or that they are with a partition
+ * suffix, the longest first; @c is the first byte folded.
+ */
+static bool lookup_token(const struct da_rewriter *rw, const uint8_t *t, size_t len, uint8_t c,
+			 struct match *m)
+{
+	const struct lenset *bare = is_digit(t[len - 1]) ? &rw->bare_digit : &rw->bare;
+	const struct rw_record *r;
+	size_t d = 0, base;
+
+	if (lenset_has(bare, c, len) && (r = lookup(rw, t, len))) {
+		*m = (struct match){ r, len, 0, 0 };
+		return true;
+	}
+	while (d < len && d <= PARTNO_DIGITS && is_digit(t[len - 1 - d]))
+		d++;
+	/* 1 to PARTNO_DIGITS digits, without a leading zero. */
+	if (d == 0 || d > PARTNO_DIGITS || t[len - d] == '0')
+		return false;
+	/* After a name not ending in a digit, the digits alone. */
+	base = len - d;
+	if (base > 0 && lenset_has(&rw->base, c, base) && (r = lookup(rw, t, base)) && r->parts) {
+		*m = (struct match){ r, len, base, len };
+		return true;
+	}
+	/* After one ending in a digit, 'p' first. */
+	if (base >= 2 && t[base - 1] == 'p' && is_digit(t[base - 2]) &&
+	    lenset_has(&rw->base, c, base - 1) && (r = lookup(rw, t, base - 1)) && r->parts) {
+		*m = (struct match){ r, len, base, len };
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The longest name at @p[@i] that ends on a word boundary. Its possible ends
+ * are the boundary bytes (or the end of the input, if @final) at a length a
+ * name with @p[@i] first may take, up to the first byte that is in no name
+ * and no partition suffix; a longer token ends in a shorter name only when
+ * the longer is none.
+ */
 static int match_at(struct da_rewriter *rw, const uint8_t *p, size_t i, size_t n, bool final,
 		    struct match *m)
 {
-	size_t j = i, nends = 0;
-	uint32_t node = 0;
+	uint8_t c = rw->fold[p[i]];
+	size_t reach = rw->reach[c], nends = 0, j;
 
-	while (j < n) {
-		uint8_t s = rw->sym[p[j]];
-		uint32_t c = s ? rw->child[node * rw->nsym + s] : 0;
+	for (j = i + 1; j - i <= reach && j < n; j++) {
+		uint8_t k = rw->cls[p[j]];
 
-		if (!c)
+		if (!(k & (CLS_WORD | CLS_NOLEFT)) && lenset_has(&rw->ends, c, j - i))
+			rw->tokend[nends++] = j;
+		if (!(k & CLS_INNAME))
 			break;
-		node = c;
-		j++;
-		if (rw->child[node * rw->nsym]) {
-			rw->ends[nends] = j;
-			rw->endval[nends++] = rw->child[node * rw->nsym] - 1;
-		}
 	}
-	if (j == n && !final)
-		return UNDECIDED;
+	if (j == n && j - i <= reach) {
+		/* The input ended where a name could go on. */
+		if (!final)
+			return UNDECIDED;
+		if (lenset_has(&rw->ends, c, n - i))
+			rw->tokend[nends++] = n;
+	}
 	while (nends-- > 0) {
-		const struct rw_entry *e = &rw->entries[rw->endval[nends]];
-		size_t end = rw->ends[nends], ps, pe;
-		int r;
-
-		if (e->parts) {
-			bool digit = da_partition_takes_p((const char *)p + i, end - i);
-
-			r = partition_at(rw, p, end, n, final, digit, &ps, &pe);
-			if (r == UNDECIDED)
-				return r;
-			if (r == MATCH) {
-				*m = (struct match){ e, pe, ps, pe };
-				return MATCH;
-			}
-		}
-		r = boundary_at(rw, p, end, n, final);
-		if (r == UNDECIDED)
-			return r;
-		if (r == MATCH) {
-			*m = (struct match){ e, end, 0, 0 };
+		if (lookup_token(rw, p + i, rw->tokend[nends] - i, c, m)) {
+			m->end += i;
+			m->part_start += i;
+			m->part_end += i;
 			return MATCH;
 		}
 	}
@@ -472,32 +676,34 @@ static void emit_match(struct da_rewriter *rw, const char *p, size_t i, const st
 	if (rw->mode == DA_REWRITE_ANNOTATE) {
 		emit(rw, p + i, m->end - i);
 		emit(rw, "(", 1);
-		emit_name(rw, m->e->name, m->e->namelen, digits, ndigits);
+		emit_name(rw, (const char *)record_key(m->r) + m->r->keylen + m->r->tolen,
+			  m->r->namelen, digits, ndigits);
 		emit(rw, ")", 1);
 	} else {
-		emit_name(rw, m->e->to, m->e->tolen, digits, ndigits);
+		emit_name(rw, (const char *)record_key(m->r) + m->r->keylen, m->r->tolen, digits,
+			  ndigits);
 	}
 	rw->count++;
 }
 
 /*
- * Where names may start in the @len (at most 32) bytes at @p: bit j is set
+ * Where names may start in the @len (at most 64) bytes at @p: bit j is set
  * when p[j] starts some name and the byte before it (p[-1], or *@prev_noleft
  * for the first) allows one. Whether a byte may start a name depends on the
  * text alone, never on what was rewritten, so a block is looked at once.
  * *@prev_noleft becomes the class of the block's last byte.
  */
-static uint32_t candidates_scalar(const struct da_rewriter *rw, const uint8_t *p, size_t len,
-				  bool *prev_noleft)
+static inline uint64_t candidates_scalar(const struct da_rewriter *rw, const uint8_t *p, size_t len,
+					 bool *prev_noleft)
 {
 	bool noleft = *prev_noleft;
-	uint32_t mask = 0;
+	uint64_t mask = 0;
 
 	for (size_t j = 0; j < len; j++) {
 		uint8_t c = rw->cls[p[j]];
 
 		if ((c & CLS_START) && !noleft)
-			mask |= 1u << j;
+			mask |= UINT64_C(1) << j;
 		noleft = c & CLS_NOLEFT;
 	}
 	*prev_noleft = noleft;
@@ -505,7 +711,7 @@ static uint32_t candidates_scalar(const struct da_rewriter *rw, const uint8_t *p
 }
 
 /*
- * The same for 32 bytes at once. Class membership is looked up by nibbles
+ * The same for 64 bytes at once. Class membership is looked up by nibbles
  * (the classic two-shuffle test): bit h of lo[c & 15] is set when byte
  * h << 4 | (c & 15) is in the class, and hi[h] is 1 << h for h < 8. Bytes of
  * 0x80 and above, outside the tables, are added as the scalar table has them
@@ -541,65 +747,152 @@ static void init_vector(struct da_rewriter *rw)
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
-__attribute__((target("avx2"))) static inline uint32_t class_mask(__m256i v, const uint8_t *lo16,
-								   const uint8_t *hi16)
+/* The nibble tables of one class, loaded once per scan. */
+struct class_tables {
+	__m256i lo, hi;
+};
+
+__attribute__((target("avx2"))) static inline struct class_tables class_tables(const uint8_t *lo16,
+									       const uint8_t *hi16)
+{
+	return (struct class_tables){
+		_mm256_broadcastsi128_si256(_mm_loadu_si128((const void *)lo16)),
+		_mm256_broadcastsi128_si256(_mm_loadu_si128((const void *)hi16)),
+	};
+}
+
+/* Bit j: byte j of the 64 has its high bit in @m0 (bytes 0-31) and @m1 (32-63). */
+__attribute__((target("avx2"))) static inline uint64_t bits64(__m256i m0, __m256i m1)
+{
+	return (uint64_t)(uint32_t)_mm256_movemask_epi8(m1) << 32 |
+	       (uint32_t)_mm256_movemask_epi8(m0);
+}
+
+__attribute__((target("avx2"))) static inline uint64_t class_mask(__m256i v0, __m256i v1,
+								  struct class_tables t)
 {
 	const __m256i nib = _mm256_set1_epi8(0x0f);
-	__m256i lo_tbl = _mm256_broadcastsi128_si256(_mm_loadu_si128((const void *)lo16));
-	__m256i hi_tbl = _mm256_broadcastsi128_si256(_mm_loadu_si128((const void *)hi16));
-	__m256i lo = _mm256_shuffle_epi8(lo_tbl, _mm256_and_si256(v, nib));
-	__m256i hi = _mm256_shuffle_epi8(hi_tbl, _mm256_and_si256(_mm256_srli_epi16(v, 4), nib));
-	__m256i none = _mm256_cmpeq_epi8(_mm256_and_si256(lo, hi), _mm256_setzero_si256());
+	__m256i lo0 = _mm256_shuffle_epi8(t.lo, _mm256_and_si256(v0, nib));
+	__m256i hi0 = _mm256_shuffle_epi8(t.hi, _mm256_and_si256(_mm256_srli_epi16(v0, 4), nib));
+	__m256i lo1 = _mm256_shuffle_epi8(t.lo, _mm256_and_si256(v1, nib));
+	__m256i hi1 = _mm256_shuffle_epi8(t.hi, _mm256_and_si256(_mm256_srli_epi16(v1, 4), nib));
+	__m256i none0 = _mm256_cmpeq_epi8(_mm256_and_si256(lo0, hi0), _mm256_setzero_si256());
+	__m256i none1 = _mm256_cmpeq_epi8(_mm256_and_si256(lo1, hi1), _mm256_setzero_si256());
 
-	return ~(uint32_t)_mm256_movemask_epi8(none);
+	return ~bits64(none0, none1);
 }
 
-__attribute__((target("avx2"))) static uint32_t candidates_avx2(const struct da_rewriter *rw,
-								const uint8_t *p, bool *prev_noleft)
+struct vector_tables {
+	struct class_tables noleft, start, second;
+	unsigned int addr_run;
+};
+
+/* The bytes in ['0', '9']. */
+__attribute__((target("avx2"))) static inline uint64_t digit_mask(__m256i v0, __m256i v1)
 {
-	__m256i v = _mm256_loadu_si256((const void *)p);
+	const __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
+	__m256i d0 = _mm256_sub_epi8(v0, zero), d1 = _mm256_sub_epi8(v1, zero);
+
+	return bits64(_mm256_cmpeq_epi8(_mm256_min_epu8(d0, nine), d0),
+		      _mm256_cmpeq_epi8(_mm256_min_epu8(d1, nine), d1));
+}
+
+/*
+ * The digits that begin a run of 1 to @max digits followed by ':' (bytes
+ * past the block, unseen, may be either).
+ */
+static inline uint64_t address_starts(uint64_t digit, uint64_t colon, unsigned int max)
+{
+	uint64_t run = digit, ok = 0;
+
+	for (unsigned int k = 1; k <= max; k++) {
+		uint64_t unseen = ~(UINT64_MAX >> k);
+
+		ok |= run & (colon >> k | unseen);
+		run &= digit >> k | unseen;
+	}
+	return ok;
+}
+
+__attribute__((target("avx2"))) static inline uint64_t
+candidates_avx2(const struct vector_tables *t, const uint8_t *p, bool *prev_noleft)
+{
+	__m256i v0 = _mm256_loadu_si256((const void *)p);
+	__m256i v1 = _mm256_loadu_si256((const void *)(p + 32));
 	/* High bytes (negative as signed) continue words and start none. */
-	uint32_t high = (uint32_t)_mm256_movemask_epi8(v);
-	uint32_t noleft = class_mask(v, rw->noleft_lo, rw->noleft_hi) | high;
-	uint32_t start = class_mask(v, rw->start_lo, rw->start_hi) & ~high;
+	uint64_t high = bits64(v0, v1);
+	uint64_t noleft = class_mask(v0, v1, t->noleft) | high;
+	uint64_t start = class_mask(v0, v1, t->start) & ~high;
 	/* A start whose next byte is no name's second is none (the last byte's next is unseen). */
-	uint32_t second = class_mask(v, rw->second_lo, rw->second_hi) & ~high;
-	uint32_t mask = start & ~(noleft << 1 | (uint32_t)*prev_noleft) & (second >> 1 | 1u << 31);
+	uint64_t second = class_mask(v0, v1, t->second) & ~high;
+	uint64_t follows = second >> 1 | UINT64_C(1) << 63;
+	uint64_t mask = start & ~(noleft << 1 | (uint64_t)*prev_noleft);
 
-	*prev_noleft = noleft >> 31;
-	return mask;
+	if (t->addr_run) {
+		/* A number starts a name only as a SCSI address does. */
+		uint64_t digit = digit_mask(v0, v1);
+		uint64_t colon = bits64(_mm256_cmpeq_epi8(v0, _mm256_set1_epi8(':')),
+					_mm256_cmpeq_epi8(v1, _mm256_set1_epi8(':')));
+
+		follows = (digit & address_starts(digit, colon, t->addr_run)) | (~digit & follows);
+	}
+	*prev_noleft = noleft >> 63;
+	return mask & follows;
 }
 #endif
 
-static uint32_t candidates(const struct da_rewriter *rw, const uint8_t *p, size_t len,
-			   bool *prev_noleft)
+struct vector_tables;
+
+/*
+ * Of the starts in @mask (bit j: @p[@b + j]), drop those whose first bytes
+ * begin no name, without a branch on each: most numbers in a log are no
+ * SCSI address, and most words no device.
+ */
+static inline uint64_t prefix_filter(const struct da_rewriter *rw, const uint8_t *p, size_t b,
+				     size_t n, uint64_t mask)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-	if (rw->vector && len == 32)
-		return candidates_avx2(rw, p, prev_noleft);
-#endif
-	return candidates_scalar(rw, p, len, prev_noleft);
+	for (uint64_t m = mask; m; m &= m - 1) {
+		size_t j = __builtin_ctzll(m);
+		uint32_t bit;
+		bool keep;
+
+		if (b + j + PREFIX_LEN > n)
+			continue;
+		bit = prefix_bit(rw, p + b + j);
+		keep = (rw->prefix[bit / 64] >> (bit % 64) & 1) | !!(rw->cls[p[b + j]] & CLS_SHORT);
+		mask &= ~((uint64_t)!keep << j);
+	}
+	return mask;
 }
 
 /*
  * Rewrite @n bytes at @buf, continuing the stream. Everything is written out
  * except, unless @final, an undecided name at the end: returns where it
- * starts (@n when there is none).
+ * starts (@n when there is none). Built twice: for AVX2 (@t set) and without.
  */
-static size_t scan(struct da_rewriter *rw, const char *buf, size_t n, bool final)
+static inline __attribute__((always_inline)) size_t scan_blocks(struct da_rewriter *rw,
+								const char *buf, size_t n,
+								bool final,
+								const struct vector_tables *t)
 {
 	const uint8_t *p = (const uint8_t *)buf;
 	bool noleft = rw->prev_noleft, before = noleft;
 	size_t i = 0, from = 0;
 
-	for (size_t b = 0; b < n; b += 32) {
-		size_t len = n - b < 32 ? n - b : 32;
-		uint32_t mask;
+	for (size_t b = 0; b < n; b += 64) {
+		size_t len = n - b < 64 ? n - b : 64;
+		uint64_t mask;
 
 		before = noleft;
-		mask = candidates(rw, p + b, len, &noleft);
+#if defined(__x86_64__) && defined(__GNUC__)
+		if (t && len == 64)
+			mask = candidates_avx2(t, p + b, &noleft);
+		else
+#endif
+			mask = candidates_scalar(rw, p + b, len, &noleft);
+		mask = prefix_filter(rw, p, b, n, mask);
 		for (; mask; mask &= mask - 1) {
-			size_t at = b + __builtin_ctz(mask);
+			size_t at = b + __builtin_ctzll(mask);
 			struct match m;
 			int r;
 
@@ -621,6 +914,30 @@ static size_t scan(struct da_rewriter *rw, const char *buf, size_t n, bool final
 	emit(rw, buf + from, n - from);
 	rw->prev_noleft = noleft;
 	return n;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) static size_t scan_avx2(struct da_rewriter *rw, const char *buf,
+							size_t n, bool final)
+{
+	struct vector_tables t = {
+		class_tables(rw->noleft_lo, rw->noleft_hi),
+		class_tables(rw->start_lo, rw->start_hi),
+		class_tables(rw->second_lo, rw->second_hi),
+		rw->addr_run,
+	};
+
+	return scan_blocks(rw, buf, n, final, &t);
+}
+#endif
+
+static size_t scan(struct da_rewriter *rw, const char *buf, size_t n, bool final)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (rw->vector)
+		return scan_avx2(rw, buf, n, final);
+#endif
+	return scan_blocks(rw, buf, n, final, NULL);
 }
 
 DA_EXPORT int da_rewriter_feed(struct da_rewriter *rw, const void *buf, size_t len)
