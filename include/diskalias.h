@@ -86,6 +86,7 @@ enum da_ctx_file {
 	DA_FILE_SMARTD_CONF,	/* etc/smartd.conf */
 	DA_FILE_BY_ALIAS,	/* dev/disk/by-alias, the links' directory */
 	DA_FILE_RENAMED,	/* run/diskalias/renamed: old names a forced rename keeps */
+	DA_FILE_TABLE_INDEX,	/* run/diskalias/table.index: see da_table_load_for() */
 };
 
 /* The path of @file under the context's root. Caller frees; NULL without memory. */
@@ -144,6 +145,7 @@ bool da_id_value_equal(enum da_id_kind kind, const char *a, const char *b);
  */
 struct da_table;
 struct da_alias;
+struct da_devlist;
 
 /*
  * Read the table at @path. A missing file is an empty table. Every syntax
@@ -152,6 +154,20 @@ struct da_alias;
  * and the file is not owned by root or is writable by group or others.
  */
 int da_table_load(const char *path, struct da_diag *diag, struct da_table **ret_table);
+/*
+ * The aliases of table @path that the devices of @list can match, as a table
+ * of those lines alone (numbered 1, 2, ... in it), for a caller that looks up
+ * a few devices in a table of thousands: the udev helper, run once per
+ * device at every boot. The first call after the table changes parses it
+ * whole (and returns it whole) and keeps an index of it in
+ * DA_FILE_TABLE_INDEX under @ctx's root, owned by the caller, keyed by the
+ * table's path, inode, size and times; later calls read only the index.
+ * Problems in the table are reported by the call that parses it. While a
+ * forced rename keeps old names (DA_FILE_RENAMED), the table is parsed
+ * whole: the old names are checked against all of it.
+ */
+int da_table_load_for(const struct da_ctx *ctx, const char *path, const struct da_devlist *list,
+		      struct da_diag *diag, struct da_table **ret_table);
 /* As da_table_load() on @len bytes of @buf; @path names them in problems. */
 int da_table_parse(const char *path, const char *buf, size_t len, struct da_diag *diag,
 		   struct da_table **ret_table);

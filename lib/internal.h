@@ -77,4 +77,17 @@ int da_device_add_identity(struct da_device *d, enum da_id_kind kind, const char
 /* Record the link /dev/disk/@kdir/@name ("by-id", "wwn-0x...") as the device's. */
 int da_device_add_link(struct da_device *d, const char *kdir, const char *name);
 
+/*
+ * Open table @path for da_table_load_opened(), refusing a directory and, when
+ * root, unsafe ownership; *ret_fd is -1 when there is no table (an empty one).
+ */
+struct stat;
+int da_table_open(const char *path, int *ret_fd, struct stat *st, struct da_diag *diag);
+/* Parse the table opened by da_table_open(); @fd stays the caller's. */
+int da_table_load_opened(const char *path, int fd, const struct stat *st, struct da_diag *diag,
+			 struct da_table **ret_table);
+/* The bytes of alias @a's name and identity tokens as its line in @t has them, quotes and all. */
+void da_alias_raw(const struct da_table *t, const struct da_alias *a, const char **ret_name,
+		  size_t *ret_name_len, const char **ret_id, size_t *ret_id_len);
+
 #endif

@@ -151,22 +151,6 @@ DA_EXPORT void da_names_free(char **names)
 	free(names);
 }
 
-/* Make @dir (and its parents) like mkdir -p. */
-static int mkdir_p(char *dir)
-{
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-			*p = '/';
-			return -errno;
-		}
-		*p = '/';
-	}
-	return mkdir(dir, 0755) < 0 && errno != EEXIST ? -errno : 0;
-}
-
 DA_EXPORT int da_renamed_keep(const struct da_ctx *ctx, const char *oldname, const char *newname,
 			      const char *kname)
 {

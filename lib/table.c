@@ -438,31 +438,52 @@ static int check_owner(const char *path, const struct stat *st, struct da_diag *
 	return 0;
 }
 
-static int load_fd(const char *path, int fd, struct da_diag *diag, struct da_table **ret_table)
+int da_table_open(const char *path, int *ret_fd, struct stat *st, struct da_diag *diag)
+{
+	int fd, r;
+
+	*ret_fd = -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		if (r == -ENOENT)
+			return 0;
+		da_diag_add(diag, path, 0, false, "%s", strerror(-r));
+		return r;
+	}
+	r = fstat(fd, st) < 0 ? -errno : 0;
+	if (r == 0 && S_ISDIR(st->st_mode))
+		r = da_diag_add(diag, path, 0, false, "is a directory") ?: -EISDIR;
+	if (r == 0)
+		r = check_owner(path, st, diag);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+int da_table_load_opened(const char *path, int fd, const struct stat *st, struct da_diag *diag,
+			 struct da_table **ret_table)
 {
 	_cleanup_free_ char *buf = NULL;
-	struct stat st;
 	size_t len;
 	int r;
 
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return da_diag_add(diag, path, 0, false, "is a directory") ?: -EISDIR;
-	r = check_owner(path, &st, diag);
-	if (r < 0)
-		return r;
+	if (fd < 0)
+		return da_table_parse(path, "", 0, diag, ret_table);
 	/*
 	 * A regular file is mapped, not read: the udev helper parses the table
 	 * for every device at boot, and a mapping of the page cache costs a
 	 * handful of faults where a copy costs one per page. Tables are
 	 * replaced by rename, never rewritten in place.
 	 */
-	if (S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size < 1U << 30) {
-		void *map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (S_ISREG(st->st_mode) && st->st_size > 0 && (uint64_t)st->st_size < 1U << 30) {
+		void *map = mmap(NULL, st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 
 		if (map != MAP_FAILED)
-			return table_parse_taken(path, map, st.st_size, TEXT_MAPPED, diag, ret_table);
+			return table_parse_taken(path, map, st->st_size, TEXT_MAPPED, diag, ret_table);
 	}
 	r = read_fd(fd, &buf, &len);
 	if (r < 0) {
@@ -476,19 +497,27 @@ static int load_fd(const char *path, int fd, struct da_diag *diag, struct da_tab
 
 DA_EXPORT int da_table_load(const char *path, struct da_diag *diag, struct da_table **ret_table)
 {
+	struct stat st;
 	int fd, r;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		if (r == -ENOENT)
-			return da_table_parse(path, "", 0, diag, ret_table);
-		da_diag_add(diag, path, 0, false, "%s", strerror(-r));
+	r = da_table_open(path, &fd, &st, diag);
+	if (r < 0)
 		return r;
-	}
-	r = load_fd(path, fd, diag, ret_table);
-	close(fd);
+	r = da_table_load_opened(path, fd, &st, diag, ret_table);
+	if (fd >= 0)
+		close(fd);
 	return r;
+}
+
+void da_alias_raw(const struct da_table *t, const struct da_alias *a, const char **ret_name,
+		  size_t *ret_name_len, const char **ret_id, size_t *ret_id_len)
+{
+	const char *line = t->lines[a->lineidx].text;
+
+	*ret_name = line + a->name_off;
+	*ret_name_len = a->name_len;
+	*ret_id = line + a->id_off;
+	*ret_id_len = a->id_len;
 }
 
 DA_EXPORT size_t da_table_count(const struct da_table *t)
@@ -748,22 +777,6 @@ DA_EXPORT int da_table_rename(struct da_table *t, const char *oldname, const cha
 	return table_splice(t, a->lineidx, line, NULL, diag);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /* Write @t next to @path and rename it over @path; @dirfd is @path's directory. */
 static int save_atomic(const struct da_table *t, const char *path, int dirfd, const struct stat *old,
 		       struct da_diag *diag)
@@ -828,18 +841,14 @@ DA_EXPORT int da_table_edit(const char *path, int (*edit)(struct da_table *table
 		da_diag_add(diag, path, 0, false, "cannot lock: %s", strerror(-r));
 		goto out;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (fstat(fd, &st) == 0)
-			old = &st;
-		r = load_fd(path, fd, diag, &t);
+	r = da_table_open(path, &fd, &st, diag);
+	if (r < 0)
+		goto out;
+	if (fd >= 0)
+		old = &st;
+	r = da_table_load_opened(path, fd, &st, diag, &t);
+	if (fd >= 0)
 		close(fd);
-	} else if (errno == ENOENT) {
-		r = da_table_parse(path, "", 0, diag, &t);
-	} else {
-		r = -errno;
-		da_diag_add(diag, path, 0, false, "%s", strerror(-r));
-	}
 	if (r < 0)
 		goto out;
 	ret = edit(t, data);

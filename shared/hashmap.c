@@ -12,7 +12,7 @@ static inline unsigned char fold_char(unsigned char c, bool fold)
 	return fold && c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
 }
 
-static uint64_t hash(const char *key, size_t len, bool fold)
+unsigned int hashmap_hash(const char *key, size_t len, bool fold)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
@@ -95,7 +95,7 @@ int hashmap_reserve(struct hashmap *m, size_t n)
 
 int hashmap_putn(struct hashmap *m, const char *key, size_t keylen, void *value)
 {
-	unsigned int h = hash(key, keylen, m->fold);
+	unsigned int h = hashmap_hash(key, keylen, m->fold);
 	struct hashmap_entry *e;
 
 	if (keylen > UINT32_MAX)
@@ -121,7 +121,7 @@ void *hashmap_getn(const struct hashmap *m, const char *key, size_t keylen)
 {
 	if (!m->size || keylen > UINT32_MAX)
 		return NULL;
-	return find_slot(m->v, m->size, key, keylen, hash(key, keylen, m->fold), m->fold)->value;
+	return find_slot(m->v, m->size, key, keylen, hashmap_hash(key, keylen, m->fold), m->fold)->value;
 }
 
 void *hashmap_get(const struct hashmap *m, const char *key)

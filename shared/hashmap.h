@@ -37,4 +37,7 @@ int hashmap_putn(struct hashmap *m, const char *key, size_t keylen, void *value)
 void *hashmap_get(const struct hashmap *m, const char *key);
 void *hashmap_getn(const struct hashmap *m, const char *key, size_t keylen);
 
+/* The hash the map keeps of a key (folded to lower case with @fold). */
+unsigned int hashmap_hash(const char *key, size_t len, bool fold);
+
 #endif

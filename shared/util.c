@@ -261,3 +261,36 @@ int write_string(const char *path, const char *s)
 		r = -errno;
 	return r;
 }
+
+/* Make @dir (and its parents) like mkdir -p. */
+int mkdir_p(char *dir)
+{
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	return mkdir(dir, 0755) < 0 && errno != EEXIST ? -errno : 0;
+}
+
+/* Write all @len bytes of @buf to @fd, through short writes and EINTR. */
+int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}

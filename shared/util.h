@@ -44,6 +44,7 @@ int read_file(const char *path, char **ret_buf, size_t *ret_len);
 int write_string(const char *path, const char *s);
 /* As read_file(), from an open file descriptor (which stays open). */
 int read_fd(int fd, char **ret_buf, size_t *ret_len);
+int write_all(int fd, const char *buf, size_t len);
 /* Read a small attribute file, trailing white space removed; NULL when absent or empty. */
 char *read_attr(const char *dir, const char *name);
 /* As read_attr(), leading white space removed too (SCSI vendor/model, NVMe serial). */
@@ -52,6 +53,8 @@ char *read_attr_trimmed(const char *dir, const char *name);
 char *read_link(const char *path);
 /* Last path component of @path (a pointer into it). */
 const char *path_basename(const char *path);
+/* Make @dir (and its parents) like mkdir -p, mode 0755; @dir is restored. */
+int mkdir_p(char *dir);
 /* True if @s is one or more ASCII digits and nothing else. */
 bool is_number(const char *s);
 /* Parse a decimal unsigned int filling all of @s; -EINVAL otherwise. */

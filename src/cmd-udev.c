@@ -40,11 +40,15 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 		kname += 5;
 	if (!*kname || strchr(kname, '/'))
 		return usage_error("udev", "'%s' is not a kernel device name (sdc, sdc1)", argv[optind]);
-	if (tool_load(t, NEED_TABLE) < 0)
-		return EXIT_FAIL;
 	r = da_devlist_from_udev(kname, environ, &t->list);
-	if (r >= 0)
-		r = da_map_new(t->table, t->list, &t->map);
+	if (r < 0) {
+		errmsg("%s: %s", kname, strerror(-r));
+		return EXIT_FAIL;
+	}
+	/* Only the lines this device can match: through the table's index, once it has one. */
+	if (tool_load(t, NEED_TABLE_FOR_LIST) < 0)
+		return EXIT_FAIL;
+	r = da_map_new(t->table, t->list, &t->map);
 	if (r >= 0)
 		r = da_link_names(t->ctx, t->map, da_devlist_find_kname(t->list, kname), &names);
 	if (r < 0) {

@@ -114,7 +114,9 @@ int tool_load(struct tool *t, unsigned int need)
 	if (load_ctx(t) < 0)
 		return -1;
 	if ((need & NEED_TABLE) && !t->table) {
-		r = da_table_load(t->table_path, &diag, &t->table);
+		r = (need & NEED_TABLE_FOR_LIST) == NEED_TABLE_FOR_LIST ?
+			    da_table_load_for(t->ctx, t->table_path, t->list, &diag, &t->table) :
+			    da_table_load(t->table_path, &diag, &t->table);
 		if (r < 0 && !diag.n)
 			errmsg("%s: %s", t->table_path, strerror(-r));
 	}

@@ -20,6 +20,8 @@ enum {
 	NEED_TABLE = 1 << 0,
 	NEED_DEVICES = 1 << 1,
 	NEED_MAP = NEED_TABLE | NEED_DEVICES | 1 << 2,
+	/* The lines of the table the devices already in t->list can match (the udev helper). */
+	NEED_TABLE_FOR_LIST = NEED_TABLE | 1 << 3,
 };
 
 struct tool {

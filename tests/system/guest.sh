@@ -117,6 +117,8 @@ case ${TEST_PHASE:-1} in
 		k=${k#/dev/}
 		dmesg | grep -q "diskalias: $k is $name (" || bad "no record 'diskalias: $k is $name' in the kernel log"
 	done
+	# The helpers at boot read the table once and its index after that.
+	[ -s /run/diskalias/table.index ] || bad "the udev helper left no index of the table in /run/diskalias"
 	result reboot-reorder
 	dmesg | grep 'diskalias: ' | sed 's/^/# /'
 

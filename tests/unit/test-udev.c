@@ -26,22 +26,31 @@ static const char table_text[] =
 	"alias logs label:log\\x20files\n"
 	"alias \"log-label\" \"label:log files\"\n";
 
-/* The names the table gives kernel device @kname with properties @env, space separated. */
-static char *names_of(const char *kname, char **env)
+/* The names @t gives the device @kname of @l, space separated, in a static buffer. */
+static char *names_in(struct da_table *t, struct da_devlist *l, const char *kname)
 {
 	static char out[512];
-	struct da_table *t = NULL;
-	struct da_devlist *l = NULL;
 	struct da_map *m = NULL;
 	const char *n;
 
-	assert_int_equal(da_table_parse("t", table_text, strlen(table_text), NULL, &t), 0);
-	assert_int_equal(da_devlist_from_udev(kname, env, &l), 0);
 	assert_int_equal(da_map_new(t, l, &m), 0);
 	out[0] = '\0';
 	for (size_t i = 0; (n = da_map_device_name(m, da_devlist_find_kname(l, kname), i)); i++)
 		snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s", i ? " " : "", n);
 	da_map_free(m);
+	return out;
+}
+
+/* The names the table gives kernel device @kname with properties @env, space separated. */
+static char *names_of(const char *kname, char **env)
+{
+	struct da_table *t = NULL;
+	struct da_devlist *l = NULL;
+	char *out;
+
+	assert_int_equal(da_table_parse("t", table_text, strlen(table_text), NULL, &t), 0);
+	assert_int_equal(da_devlist_from_udev(kname, env, &l), 0);
+	out = names_in(t, l, kname);
 	da_devlist_free(l);
 	da_table_free(t);
 	return out;
@@ -157,6 +166,155 @@ static void test_apply(void **state)
 	da_ctx_unref(ctx);
 }
 
+/* Write @text as @root's table, replacing it by rename as diskalias saves it. */
+static void put_table(const char *root, const char *text)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/etc/diskalias.conf", root);
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	f = fopen(tmp, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(rename(tmp, path), 0);
+}
+
+/*
+ * The names @root's table gives @kname through da_table_load_for(), and in
+ * *ret_lines how many lines of the table it read (all of them: it parsed the
+ * table; fewer: it read the index).
+ */
+static char *indexed_names(struct da_ctx *ctx, const char *root, const char *kname, char **env,
+			   size_t *ret_lines)
+{
+	char path[PATH_MAX];
+	struct da_table *t = NULL;
+	struct da_devlist *l = NULL;
+	char *out;
+
+	snprintf(path, sizeof(path), "%s/etc/diskalias.conf", root);
+	assert_int_equal(da_devlist_from_udev(kname, env, &l), 0);
+	assert_int_equal(da_table_load_for(ctx, path, l, NULL, &t), 0);
+	*ret_lines = da_table_count(t);
+	out = names_in(t, l, kname);
+	da_devlist_free(l);
+	da_table_free(t);
+	return out;
+}
+
+/* Overwrite the index at @path: @len bytes of 0xff from @off, or cut it there (@len 0). */
+static void spoil(const char *path, off_t off, size_t len)
+{
+	char junk[4096];
+	FILE *f = fopen(path, "r+");
+
+	assert_non_null(f);
+	memset(junk, 0xff, sizeof(junk));
+	assert_int_equal(fseeko(f, off, SEEK_SET), 0);
+	if (len)
+		assert_int_equal(fwrite(junk, 1, len, f), len);
+	else
+		assert_int_equal(ftruncate(fileno(f), off), 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * The table's index: the same names as the whole table gives, for every
+ * device of the tests above; a changed table is read again at once; a
+ * spoiled, foreign or unsafe index is ignored and replaced.
+ */
+static void test_index(void **state)
+{
+	char root[] = "/tmp/diskalias-test-index.XXXXXX", path[PATH_MAX + 64], index[PATH_MAX + 64];
+	char *disk[] = { "DEVTYPE=disk", "ID_WWN=0x5000C500A1B2C3D4", "ID_BUS=scsi", NULL };
+	char *p2[] = { "DEVTYPE=partition", "PARTN=2", "DEVPATH=/devices/x/block/sdc/sdc2",
+		       "ID_WWN=0x5000c500a1b2c3d4", "ID_PART_ENTRY_UUID=0A1B2C3D-02", NULL };
+	char *slot[] = { "DEVTYPE=partition", "PARTN=1",
+			 "DEVLINKS=/dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:3:0-part1 /dev/disk/by-label/log\\x20files",
+			 NULL };
+	char *virtio[] = { "DEVTYPE=disk", "ID_SERIAL=VBLK-1", NULL };
+	char *none[] = { "DEVTYPE=disk", "ID_WWN=0x5000c50000000001", NULL };
+	struct {
+		const char *kname;
+		char **env;
+		size_t lines;
+	} dev[] = {
+		{ "sdc", disk, 1 }, { "sdc2", p2, 2 }, { "sdf1", slot, 2 }, { "vda", virtio, 1 },
+		{ "sdx", none, 0 },
+	};
+	const size_t all = 6;
+	struct da_ctx *ctx = NULL;
+	struct stat st;
+	size_t n, after_path;
+
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/etc", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(index, sizeof(index), "%s/run/diskalias/table.index", root);
+	assert_int_equal(da_ctx_new(root, &ctx), 0);
+	put_table(root, table_text);
+
+	/* The first call parses the table and leaves the index; the others read it. */
+	assert_string_equal(indexed_names(ctx, root, "sdc", disk, &n), "bay07");
+	assert_int_equal(n, all);
+	assert_int_equal(stat(index, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
+	for (size_t i = 0; i < sizeof(dev) / sizeof(dev[0]); i++) {
+		char *want = strdup(names_of(dev[i].kname, dev[i].env));
+
+		assert_string_equal(indexed_names(ctx, root, dev[i].kname, dev[i].env, &n), want);
+		assert_int_equal(n, dev[i].lines);
+		free(want);
+	}
+
+	/* A new table is read at once, even one of the same size. */
+	put_table(root, "alias bay08 wwn:0x5000c500a1b2c3d4\nalias other serial:X\n");
+	assert_string_equal(indexed_names(ctx, root, "sdc", disk, &n), "bay08");
+	assert_int_equal(n, 2);
+	put_table(root, "alias bay09 wwn:0x5000c500a1b2c3d4\nalias other serial:X\n");
+	assert_string_equal(indexed_names(ctx, root, "sdc", disk, &n), "bay09");
+	assert_int_equal(n, 2);
+	assert_string_equal(indexed_names(ctx, root, "sdc", disk, &n), "bay09");
+	assert_int_equal(n, 1);
+
+	/*
+	 * Spoiled: cut short; its buckets, entries and tokens overwritten (they
+	 * follow an 88-byte header and the table's path); the name of the line
+	 * looked up overwritten. Each time the table is parsed again, and the index rebuilt.
+	 */
+	snprintf(path, sizeof(path), "%s/etc/diskalias.conf", root);
+	after_path = 88 + ((strlen(path) + 3) & ~(size_t)3);
+	for (int spoiled = 0; spoiled < 3; spoiled++) {
+		assert_int_equal(stat(index, &st), 0);
+		if (spoiled == 0)
+			spoil(index, 100, 0);
+		else if (spoiled == 1)
+			spoil(index, after_path, st.st_size - after_path);
+		else	/* "bay09", at the start of the last 40 bytes: the four tokens */
+			spoil(index, st.st_size - 40, 3);
+		assert_string_equal(indexed_names(ctx, root, "sdc", disk, &n), "bay09");
+		assert_int_equal(n, 2);
+		assert_string_equal(indexed_names(ctx, root, "sdc", disk, &n), "bay09");
+		assert_int_equal(n, 1);
+	}
+
+	/* Writable by others: not trusted. */
+	assert_int_equal(chmod(index, 0666), 0);
+	assert_string_equal(indexed_names(ctx, root, "sdc", disk, &n), "bay09");
+	assert_int_equal(n, 2);
+
+	/* While a forced rename keeps old names, the whole table is read: they are checked against it. */
+	assert_int_equal(da_renamed_keep(ctx, "bay07", "bay09", "sdc"), 0);
+	assert_string_equal(indexed_names(ctx, root, "sdc", disk, &n), "bay09");
+	assert_int_equal(n, 2);
+
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	assert_int_equal(system(path), 0);
+	da_ctx_unref(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_serials),
 		cmocka_unit_test(test_bad_names),
 		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_index),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

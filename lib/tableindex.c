@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * An index of the table by identity, for callers that look up one device
+ * in a table of thousands: the udev helper runs once per block device at
+ * every boot, and parsing 10,000 lines each time costs more than all the
+ * rest of the call.
+ *
+ * The index is a file under run/ (a cache: lost at reboot, rebuilt by the
+ * first call that finds it missing or stale) holding each alias of a table
+ * that parsed without problems: its name and identity tokens as the table
+ * has them, chained in hash buckets by the identity's key. A lookup reads
+ * the lines whose key hashes like one of the devices' identities and parses
+ * just those as a table, so every rule of the table and of matching stays
+ * in table.c and map.c. The index is trusted only when it belongs to the
+ * caller, names the same table file (path, inode, size, times) and is
+ * consistent throughout; anything else and the table is parsed whole.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "hashmap.h"
+#include "internal.h"
+
+/* The format's version is in its magic: a new format does not read an old index. */
+static const char index_magic[8] = "DAIDX01";
+
+/* In host byte order: the index never leaves the machine that made it. */
+struct index_header {
+	char magic[8];
+	uint64_t dev, ino, size;
+	int64_t mtime_sec, mtime_nsec, ctime_sec, ctime_nsec;
+	uint32_t path_len;	/* the table's path follows, padded to 4 bytes */
+	uint32_t nbuckets;	/* a power of two; then 1 + first entry of each, 0 for none */
+	uint32_t nentries;	/* then the entries, in table order */
+	uint32_t blob_len;	/* then the tokens' bytes */
+	uint32_t hash_check;	/* key_hash() of a fixed identity: the same hash function */
+};
+
+struct index_entry {
+	uint32_t hash;		/* of the identity's key, see key_hash() */
+	uint32_t next;		/* 1 + the next entry in the bucket, 0 at the end */
+	uint32_t kind;
+	uint32_t off;		/* the name token's bytes in the blob; the identity's follow */
+	uint32_t name_len, id_len;
+};
+
+/* Larger tables are parsed each time (and the table refuses 1 GiB anyway). */
+#define INDEX_MAX_ENTRIES (1U << 24)
+
+struct index_view {
+	const struct index_header *h;
+	const uint32_t *buckets;
+	const struct index_entry *entries;
+	const char *blob;
+};
+
+static unsigned int key_hash(enum da_id_kind kind, const char *value)
+{
+	const char *key = da_id_value_key(kind, value);
+
+	return hashmap_hash(key, strlen(key), true) ^ (kind * 0x9e3779b9U);
+}
+
+static size_t pad4(size_t n)
+{
+	return (n + 3) & ~(size_t)3;
+}
+
+static void stamp(struct index_header *h, const char *path, const struct stat *st)
+{
+	memcpy(h->magic, index_magic, sizeof(h->magic));
+	h->dev = st->st_dev;
+	h->ino = st->st_ino;
+	h->size = st->st_size;
+	h->mtime_sec = st->st_mtim.tv_sec;
+	h->mtime_nsec = st->st_mtim.tv_nsec;
+	h->ctime_sec = st->st_ctim.tv_sec;
+	h->ctime_nsec = st->st_ctim.tv_nsec;
+	h->path_len = strlen(path);
+	h->hash_check = key_hash(DA_ID_SERIAL, "diskalias");
+}
+
+/* The index in @map (@len bytes) as a view, when it is one of table @path as @st describes. */
+static bool index_view(const char *map, size_t len, const char *path, const struct stat *st,
+		       struct index_view *v)
+{
+	struct index_header want = {}, h;
+	uint64_t need;
+
+	if (len < sizeof(h))
+		return false;
+	memcpy(&h, map, sizeof(h));
+	stamp(&want, path, st);
+	if (memcmp(h.magic, want.magic, sizeof(h.magic)) || h.dev != want.dev || h.ino != want.ino ||
+	    h.size != want.size || h.mtime_sec != want.mtime_sec || h.mtime_nsec != want.mtime_nsec ||
+	    h.ctime_sec != want.ctime_sec || h.ctime_nsec != want.ctime_nsec ||
+	    h.path_len != want.path_len || h.hash_check != want.hash_check)
+		return false;
+	if (!h.nbuckets || (h.nbuckets & (h.nbuckets - 1)) || h.nbuckets > 2 * INDEX_MAX_ENTRIES ||
+	    h.nentries > INDEX_MAX_ENTRIES)
+		return false;
+	need = sizeof(h) + pad4(h.path_len) + 4ULL * h.nbuckets +
+	       (uint64_t)h.nentries * sizeof(struct index_entry) + h.blob_len;
+	if (need != len || memcmp(map + sizeof(h), path, h.path_len))
+		return false;
+	v->h = (const struct index_header *)map;
+	v->buckets = (const uint32_t *)(map + sizeof(h) + pad4(h.path_len));
+	v->entries = (const struct index_entry *)(v->buckets + h.nbuckets);
+	v->blob = (const char *)(v->entries + h.nentries);
+	for (uint32_t i = 0; i < h.nbuckets; i++)
+		if (v->buckets[i] > h.nentries)
+			return false;
+	for (uint32_t i = 0; i < h.nentries; i++) {
+		const struct index_entry *e = &v->entries[i];
+
+		/* A chain only goes forward in the table, so it ends. */
+		if ((e->next && e->next <= i + 1) || e->next > h.nentries || e->kind >= _DA_ID_MAX ||
+		    (uint64_t)e->off + e->name_len + e->id_len > h.blob_len)
+			return false;
+	}
+	return true;
+}
+
+/* Mark in @hit the entries whose identity hashes like @value of @kind. */
+static void index_mark(const struct index_view *v, enum da_id_kind kind, const char *value,
+		       uint8_t *hit)
+{
+	unsigned int h = key_hash(kind, value);
+
+	for (uint32_t i = v->buckets[h & (v->h->nbuckets - 1)]; i; i = v->entries[i - 1].next) {
+		const struct index_entry *e = &v->entries[i - 1];
+
+		if (e->hash == h && e->kind == (uint32_t)kind)
+			hit[(i - 1) / 8] |= 1 << ((i - 1) % 8);
+	}
+}
+
+/*
+ * The table of the lines of @v the devices of @list may match, in table
+ * order. Returns 1, 0 when the lines do not parse, or -ENOMEM.
+ */
+static int index_lookup(const struct index_view *v, const char *path, const struct da_devlist *list,
+			struct da_table **ret_table)
+{
+	uint32_t n = v->h->nentries;
+	_cleanup_free_ uint8_t *hit = calloc(n / 8 + 1, 1);
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0, size = 0;
+
+	if (!hit)
+		return -ENOMEM;
+	for (size_t j = 0; j < da_devlist_count(list); j++) {
+		const struct da_device *d = da_devlist_get(list, j);
+
+		for (int kind = 0; kind < _DA_ID_MAX; kind++) {
+			const char *value;
+
+			for (size_t i = 0; (value = da_device_identity(d, kind, i)); i++)
+				index_mark(v, kind, value, hit);
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct index_entry *e = &v->entries[i];
+
+		if (!(hit[i / 8] & (1 << (i % 8))))
+			continue;
+		/* "alias NAME IDENTITY\n" */
+		if (len + e->name_len + e->id_len + 9 > size) {
+			char *p;
+
+			size = 2 * (len + e->name_len + e->id_len + 9);
+			p = realloc(text, size);
+			if (!p)
+				return -ENOMEM;
+			text = p;
+		}
+		len += sprintf(text + len, "alias %.*s %.*s\n", (int)e->name_len, v->blob + e->off,
+			       (int)e->id_len, v->blob + e->off + e->name_len);
+	}
+	/* The index's lines parsed once already: if they do not now, the index is spoiled. */
+	return da_table_parse(path, text ? text : "", len, NULL, ret_table) == -ENOMEM ? -ENOMEM :
+	       *ret_table ? 1 : 0;
+}
+
+/*
+ * Look the devices of @list up in the index at @index_path, if it is one
+ * of table @path as @st describes. Returns 1 when the index answered, 0
+ * when it cannot (missing, stale, not the caller's, spoiled), or -ENOMEM.
+ */
+static int index_read(const char *index_path, const char *path, const struct stat *st,
+		      const struct da_devlist *list, struct da_table **ret_table)
+{
+	struct index_view v;
+	struct stat ist;
+	void *map;
+	int fd, r = 0;
+
+	fd = open(index_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &ist) < 0 || !S_ISREG(ist.st_mode) || ist.st_uid != geteuid() ||
+	    (ist.st_mode & (S_IWGRP | S_IWOTH)) || ist.st_size < (off_t)sizeof(struct index_header) ||
+	    ist.st_size >= 1L << 30) {
+		close(fd);
+		return 0;
+	}
+	map = mmap(NULL, ist.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return 0;
+	if (index_view(map, ist.st_size, path, st, &v))
+		r = index_lookup(&v, path, list, ret_table);
+	munmap(map, ist.st_size);
+	return r;
+}
+
+/* The index of table @t (file @path as @st describes) in one buffer, its length in *ret_len. */
+static char *index_build(const struct da_table *t, const char *path, const struct stat *st,
+			 size_t *ret_len)
+{
+	size_t n = da_table_count(t), nb = 1, blob = 0, len;
+	struct index_header h = {};
+	struct index_entry *e;
+	uint32_t *buckets;
+	char *buf, *b;
+
+	if (n > INDEX_MAX_ENTRIES)
+		return NULL;
+	while (nb < n + n / 3)
+		nb *= 2;
+	for (size_t i = 0; i < n; i++) {
+		const char *name, *id;
+		size_t nlen, idlen;
+
+		da_alias_raw(t, da_table_get(t, i), &name, &nlen, &id, &idlen);
+		blob += nlen + idlen;
+	}
+	stamp(&h, path, st);
+	h.nbuckets = nb;
+	h.nentries = n;
+	h.blob_len = blob;
+	if (blob >= 1U << 30)
+		return NULL;
+	len = sizeof(h) + pad4(h.path_len) + 4 * nb + n * sizeof(*e) + blob;
+	buf = calloc(1, len);
+	if (!buf)
+		return NULL;
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), path, h.path_len);
+	buckets = (uint32_t *)(buf + sizeof(h) + pad4(h.path_len));
+	e = (struct index_entry *)(buckets + nb);
+	b = (char *)(e + n);
+	blob = 0;
+	/* Last alias first, each at the head of its bucket: chains go forward in the table. */
+	for (size_t i = n; i-- > 0;) {
+		const struct da_alias *a = da_table_get(t, i);
+		const char *name, *id;
+		size_t nlen, idlen;
+		uint32_t slot;
+
+		da_alias_raw(t, a, &name, &nlen, &id, &idlen);
+		e[i].hash = key_hash(da_alias_kind(a), da_alias_value(a));
+		e[i].kind = da_alias_kind(a);
+		slot = e[i].hash & (nb - 1);
+		e[i].next = buckets[slot];
+		buckets[slot] = i + 1;
+		e[i].name_len = nlen;
+		e[i].id_len = idlen;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *name, *id;
+		size_t nlen, idlen;
+
+		da_alias_raw(t, da_table_get(t, i), &name, &nlen, &id, &idlen);
+		e[i].off = blob;
+		memcpy(b + blob, name, nlen);
+		memcpy(b + blob + nlen, id, idlen);
+		blob += nlen + idlen;
+	}
+	*ret_len = len;
+	return buf;
+}
+
+/* Replace the index at @index_path with one of @t; best effort, as a cache is. */
+static void index_write(const char *index_path, const struct da_table *t, const char *path,
+			const struct stat *st)
+{
+	_cleanup_free_ char *dir = strdup(index_path), *tmp = xasprintf("%s.XXXXXX", index_path);
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+	char *slash;
+	bool ok;
+	int fd;
+
+	if (!dir || !tmp)
+		return;
+	slash = strrchr(dir, '/');
+	*slash = '\0';
+	buf = index_build(t, path, st, &len);
+	if (!buf || mkdir_p(dir) < 0)
+		return;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ok = fchmod(fd, 0644) == 0 && write_all(fd, buf, len) == 0;
+	if (close(fd) < 0 || !ok || rename(tmp, index_path) < 0)
+		unlink(tmp);
+}
+
+DA_EXPORT int da_table_load_for(const struct da_ctx *ctx, const char *path,
+				const struct da_devlist *list, struct da_diag *diag,
+				struct da_table **ret_table)
+{
+	_cleanup_free_ char *index_path = da_ctx_path(ctx, DA_FILE_TABLE_INDEX);
+	_cleanup_free_ char *renamed_path = da_ctx_path(ctx, DA_FILE_RENAMED);
+	struct stat st, rst;
+	int fd, r;
+
+	if (!index_path || !renamed_path)
+		return -ENOMEM;
+	r = da_table_open(path, &fd, &st, diag);
+	if (r < 0)
+		return r;
+	if (fd < 0)
+		return da_table_parse(path, "", 0, diag, ret_table);
+	/* Old names kept by a forced rename are checked against the whole table (links.c). */
+	r = stat(renamed_path, &rst) == 0 && rst.st_size > 0 ? 0 :
+	    index_read(index_path, path, &st, list, ret_table);
+	if (r == 0) {
+		r = da_table_load_opened(path, fd, &st, diag, ret_table);
+		if (r == 0)
+			index_write(index_path, *ret_table, path, &st);
+	}
+	close(fd);
+	return r < 0 ? r : 0;
+}
