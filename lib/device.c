@@ -134,15 +134,15 @@ static char *subsystem_of(const char *dir)
 	return target ? strdup(path_basename(target)) : NULL;
 }
 
-/* Walk from the device's parent up to sys/devices, nearest first. */
-static void read_parents(const struct da_ctx *ctx, struct da_device *d)
+/* Walk from the device's parent up to sys/devices, nearest first. False when it has none. */
+static bool read_parents(const struct da_ctx *ctx, struct da_device *d)
 {
 	_cleanup_free_ char *link = xasprintf("%s/device", d->syspath);
-	_cleanup_free_ char *rel = da_ctx_sys(ctx, "devices");
-	/* Both sides resolved, so a relative --sysroot compares like an absolute one. */
-	_cleanup_free_ char *top = rel ? realpath(rel, NULL) : NULL;
-	char *dir = link ? realpath(link, NULL) : NULL;
-	size_t toplen = top ? strlen(top) : 0;
+	/* Both sides folded alike, so any --sysroot compares as written. */
+	_cleanup_free_ char *top = da_ctx_sys(ctx, "devices");
+	char *dir = link ? resolve_link(link) : NULL;
+	size_t toplen = top ? strlen(path_normalize(top)) : 0;
+	bool found;
 
 	while (dir && top && strncmp(dir, top, toplen) == 0 && strlen(dir) > toplen) {
 		_cleanup_free_ char *subsys = subsystem_of(dir);
@@ -170,7 +170,9 @@ static void read_parents(const struct da_ctx *ctx, struct da_device *d)
 			break;
 		*slash = '\0';
 	}
+	found = dir != NULL;
 	free(dir);
+	return found;
 }
 
 static const char *dm_type(const char *uuid)
@@ -209,11 +211,14 @@ static int read_disk(const struct da_ctx *ctx, struct da_device *d)
 	if (wwid)
 		d->wwn = wwn_from_wwid(wwid, strncmp(d->kname, "nvme", 4) == 0);
 	d->serial = read_attr_trimmed(d->syspath, "serial");
-	read_parents(ctx, d);
-
-	d->dm_name = read_attr(d->syspath, "dm/name");
-	dm_uuid = read_attr(d->syspath, "dm/uuid");
-	md_level = read_attr(d->syspath, "md/level");
+	/* Device-mapper and md devices are virtual: they have no parent device. */
+	if (!read_parents(ctx, d)) {
+		d->dm_name = read_attr(d->syspath, "dm/name");
+		if (d->dm_name)
+			dm_uuid = read_attr(d->syspath, "dm/uuid");
+		else
+			md_level = read_attr(d->syspath, "md/level");
+	}
 	if (d->dm_name)
 		d->type = dm_type(dm_uuid);
 	else if (md_level)
@@ -258,7 +263,11 @@ static int device_load(const struct da_ctx *ctx, const char *entry, const char *
 	if (!d)
 		return -ENOMEM;
 	d->kname = strdup(kname);
-	d->syspath = realpath(entry, NULL);
+	/*
+	 * The link's target by its letters, not realpath(): that reads every
+	 * component of the path back as a link, a dozen calls per device.
+	 */
+	d->syspath = resolve_link(entry);
 	r = -ENOMEM;
 	if (!d->kname)
 		goto fail;
@@ -268,6 +277,11 @@ static int device_load(const struct da_ctx *ctx, const char *entry, const char *
 		goto fail;
 	}
 	dev = read_attr(d->syspath, "dev");
+	if (!dev && access(d->syspath, F_OK) < 0) {
+		r = -errno;
+		da_diag_add(diag, entry, 0, true, "skipped: cannot resolve the link: %s", strerror(-r));
+		goto fail;
+	}
 	if (!dev || sscanf(dev, "%u:%u", &d->major, &d->minor) != 2) {
 		r = -EINVAL;
 		da_diag_add(diag, d->syspath, 0, true, "skipped: no readable 'dev' attribute");

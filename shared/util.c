@@ -137,6 +137,82 @@ char *read_link(const char *path)
 	}
 }
 
+/*
+ * Fold "." and ".." components and repeated slashes of @path in place, by
+ * the letters alone: no component is looked up. Leading ".." of a relative
+ * path stay; ".." at "/" is "/". What folds to nothing is "." ("" stays "").
+ */
+char *path_normalize(char *path)
+{
+	bool abs = path[0] == '/';
+	char *out = path + abs, *p = path + abs;
+	size_t keep = 0;	/* leading ".." components of a relative path, not to fold */
+
+	if (!*path)
+		return path;
+
+	for (bool more = *p; more; p++) {
+		char *end = strchrnul(p, '/');
+		size_t n = end - p;
+
+		/* Writing may overrun the NUL at @end: take what it says first. */
+		more = *end;
+
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (out > path + abs + keep) {
+				/* Back over the last component and its slash. */
+				out--;
+				while (out > path + abs && out[-1] != '/')
+					out--;
+			} else if (!abs) {
+				memcpy(out, "../", 3);
+				out += 3;
+				keep += 3;
+			}
+		} else {
+			memmove(out, p, n);
+			out += n;
+			*out++ = '/';
+		}
+		p = end;
+	}
+	if (out > path + abs)
+		out--;	/* the last slash */
+	else if (!abs)
+		*out++ = '.';
+	*out = '\0';
+	return path;
+}
+
+/*
+ * Where the link @path points, as a path: its target joined to the link's
+ * directory and folded by path_normalize(), with no lookup of the
+ * components. Right when the link's directory holds no link on the way
+ * (sysfs: /sys/class/block/sda, or a link under a resolved /sys/devices
+ * path). @path itself when it is no link. Caller frees; NULL with errno set.
+ */
+char *resolve_link(const char *path)
+{
+	_cleanup_free_ char *target = read_link(path);
+	const char *slash;
+	char *joined;
+
+	if (!target) {
+		if (errno != EINVAL)
+			return NULL;
+		joined = strdup(path);
+	} else if (target[0] == '/') {
+		joined = strdup(target);
+	} else {
+		slash = strrchr(path, '/');
+		joined = slash ? xasprintf("%.*s/%s", (int)(slash - path), path, target) :
+				 strdup(target);
+	}
+	return joined ? path_normalize(joined) : NULL;
+}
+
 const char *path_basename(const char *path)
 {
 	const char *s = strrchr(path, '/');

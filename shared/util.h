@@ -51,6 +51,8 @@ char *read_attr(const char *dir, const char *name);
 char *read_attr_trimmed(const char *dir, const char *name);
 /* Target of symlink @path; NULL if it is none. */
 char *read_link(const char *path);
+char *path_normalize(char *path);
+char *resolve_link(const char *path);
 /* Last path component of @path (a pointer into it). */
 const char *path_basename(const char *path);
 /* Make @dir (and its parents) like mkdir -p, mode 0755; @dir is restored. */
