@@ -302,13 +302,14 @@ static void index_write(const char *index_path, const struct da_table *t, const 
 		return;
 	slash = strrchr(dir, '/');
 	*slash = '\0';
-	buf = index_build(t, path, st, &len);
-	if (!buf || mkdir_p(dir) < 0)
+	/* Where run/ cannot be written, give up before building anything. */
+	if (mkdir_p(dir) < 0)
 		return;
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return;
-	ok = fchmod(fd, 0644) == 0 && write_all(fd, buf, len) == 0;
+	buf = index_build(t, path, st, &len);
+	ok = buf && fchmod(fd, 0644) == 0 && write_all(fd, buf, len) == 0;
 	if (close(fd) < 0 || !ok || rename(tmp, index_path) < 0)
 		unlink(tmp);
 }
