@@ -121,7 +121,8 @@ void *hashmap_getn(const struct hashmap *m, const char *key, size_t keylen)
 {
 	if (!m->size || keylen > UINT32_MAX)
 		return NULL;
-	return find_slot(m->v, m->size, key, keylen, hashmap_hash(key, keylen, m->fold), m->fold)->value;
+	return find_slot(m->v, m->size, key, keylen, hashmap_hash(key, keylen, m->fold),
+			 m->fold)->value;
 }
 
 void *hashmap_get(const struct hashmap *m, const char *key)
