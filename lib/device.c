@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -92,14 +93,13 @@ static char *wwn_from_wwid(const char *wwid, bool nvme)
 	return NULL;
 }
 
-/* SCSI VPD page 0x80: 4 header bytes, then the serial, blank padded. */
-static char *serial_from_vpd80(const char *dir)
+/* SCSI VPD page 0x80 of the device open as @dfd: 4 header bytes, then the serial, blank padded. */
+static char *serial_from_vpd80(int dfd)
 {
-	_cleanup_free_ char *path = xasprintf("%s/vpd_pg80", dir);
 	_cleanup_free_ char *buf = NULL;
 	size_t len, n, start = 4;
 
-	if (!path || read_file(path, &buf, &len) < 0 || len < 5 || (unsigned char)buf[1] != 0x80)
+	if (read_file_at(dfd, "vpd_pg80", &buf, &len) < 0 || len < 5 || (unsigned char)buf[1] != 0x80)
 		return NULL;
 	n = ((unsigned char)buf[2] << 8 | (unsigned char)buf[3]) + 4;
 	if (n > len)
@@ -126,53 +126,70 @@ static char *hctl_of(const char *dir)
 	return strdup(base);
 }
 
-static char *subsystem_of(const char *dir)
+static char *subsystem_of(int dfd)
 {
-	_cleanup_free_ char *p = xasprintf("%s/subsystem", dir);
-	_cleanup_free_ char *target = p ? read_link(p) : NULL;
+	_cleanup_free_ char *target = read_link_at(dfd, "subsystem");
 
 	return target ? strdup(path_basename(target)) : NULL;
 }
 
-/* Walk from the device's parent up to sys/devices, nearest first. False when it has none. */
-static bool read_parents(const struct da_ctx *ctx, struct da_device *d)
+static void close_fdp(int *fd)
 {
-	_cleanup_free_ char *link = xasprintf("%s/device", d->syspath);
+	if (*fd >= 0)
+		close(*fd);
+}
+
+/*
+ * Walk from the parent of the device (@dfd, its directory) up to
+ * sys/devices, nearest first. Each level is opened from the one below
+ * ("device", then ".."), so every lookup is of one name, not of a path
+ * from the root. False when the device has no parent.
+ */
+static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd)
+{
+	_cleanup_free_ char *target = read_link_at(dfd, "device");
 	/* Both sides folded alike, so any --sysroot compares as written. */
 	_cleanup_free_ char *top = da_ctx_sys(ctx, "devices");
-	char *dir = link ? resolve_link(link) : NULL;
+	_cleanup_free_ char *dir = target ? path_join_normalized(d->syspath, target) : NULL;
 	size_t toplen = top ? strlen(path_normalize(top)) : 0;
-	bool found;
+	int fd = dir ? openat(dfd, "device", O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
 
-	while (dir && top && strncmp(dir, top, toplen) == 0 && strlen(dir) > toplen) {
-		_cleanup_free_ char *subsys = subsystem_of(dir);
-		bool usb = streq(subsys, "usb");
+	if (fd < 0)
+		return false;
+	while (top && strncmp(dir, top, toplen) == 0 && strlen(dir) > toplen) {
+		_cleanup_free_ char *subsys = subsystem_of(fd);
+		bool usb = streq(subsys, "usb"), scsi = streq(subsys, "scsi");
 		char *slash;
+		int up;
 
 		if (!d->model)
-			d->model = read_attr_trimmed(dir, usb ? "product" : "model");
+			d->model = read_attr_at(fd, usb ? "product" : "model", true);
 		if (!d->model && streq(subsys, "mmc"))
-			d->model = read_attr_trimmed(dir, "name");
-		if (!d->wwn && streq(subsys, "scsi")) {
-			_cleanup_free_ char *wwid = read_attr(dir, "wwid");
+			d->model = read_attr_at(fd, "name", true);
+		if (!d->wwn && scsi) {
+			_cleanup_free_ char *wwid = read_attr_at(fd, "wwid", false);
 
 			d->wwn = wwid ? wwn_from_wwid(wwid, false) : NULL;
 		}
-		if (!d->serial && streq(subsys, "scsi"))
-			d->serial = serial_from_vpd80(dir);
-		if (!d->hctl && streq(subsys, "scsi"))
+		if (!d->serial && scsi)
+			d->serial = serial_from_vpd80(fd);
+		if (!d->hctl && scsi)
 			d->hctl = hctl_of(dir);
 		/* NVMe controllers and subsystems, MMC cards and USB devices carry "serial". */
 		if (!d->serial)
-			d->serial = read_attr_trimmed(dir, "serial");
+			d->serial = read_attr_at(fd, "serial", true);
 		slash = strrchr(dir, '/');
 		if (!slash)
 			break;
 		*slash = '\0';
+		up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		fd = up;
+		if (fd < 0)
+			break;
 	}
-	found = dir != NULL;
-	free(dir);
-	return found;
+	close_fdp(&fd);
+	return true;
 }
 
 static const char *dm_type(const char *uuid)
@@ -202,22 +219,22 @@ static const char *md_type(const char *level)
 	return "md";
 }
 
-static int read_disk(const struct da_ctx *ctx, struct da_device *d)
+static int read_disk(const struct da_ctx *ctx, struct da_device *d, int dfd)
 {
-	_cleanup_free_ char *wwid = read_attr(d->syspath, "wwid");
+	_cleanup_free_ char *wwid = read_attr_at(dfd, "wwid", false);
 	_cleanup_free_ char *dm_uuid = NULL, *md_level = NULL;
 
 	/* NVMe namespaces and some others carry wwid and serial on the disk itself. */
 	if (wwid)
 		d->wwn = wwn_from_wwid(wwid, strncmp(d->kname, "nvme", 4) == 0);
-	d->serial = read_attr_trimmed(d->syspath, "serial");
+	d->serial = read_attr_at(dfd, "serial", true);
 	/* Device-mapper and md devices are virtual: they have no parent device. */
-	if (!read_parents(ctx, d)) {
-		d->dm_name = read_attr(d->syspath, "dm/name");
+	if (!read_parents(ctx, d, dfd)) {
+		d->dm_name = read_attr_at(dfd, "dm/name", false);
 		if (d->dm_name)
-			dm_uuid = read_attr(d->syspath, "dm/uuid");
+			dm_uuid = read_attr_at(dfd, "dm/uuid", false);
 		else
-			md_level = read_attr(d->syspath, "md/level");
+			md_level = read_attr_at(dfd, "md/level", false);
 	}
 	if (d->dm_name)
 		d->type = dm_type(dm_uuid);
@@ -232,9 +249,9 @@ static int read_disk(const struct da_ctx *ctx, struct da_device *d)
 	return 0;
 }
 
-static int read_uint_attr(const char *dir, const char *name, uint64_t *ret)
+static int read_uint_attr(int dfd, const char *name, uint64_t *ret)
 {
-	_cleanup_free_ char *s = read_attr(dir, name);
+	_cleanup_free_ char *s = read_attr_at(dfd, name, false);
 	unsigned long long v;
 	char *end;
 
@@ -257,6 +274,7 @@ static int device_load(const struct da_ctx *ctx, const char *entry, const char *
 {
 	struct da_device *d = calloc(1, sizeof(*d));
 	_cleanup_free_ char *dev = NULL;
+	_cleanup_(close_fdp) int dfd = -1;
 	uint64_t v;
 	int r;
 
@@ -276,31 +294,33 @@ static int device_load(const struct da_ctx *ctx, const char *entry, const char *
 		da_diag_add(diag, entry, 0, true, "skipped: cannot resolve the link: %s", strerror(-r));
 		goto fail;
 	}
-	dev = read_attr(d->syspath, "dev");
-	if (!dev && access(d->syspath, F_OK) < 0) {
+	/* Opened once: each attribute is then a lookup of one name, not of the whole path. */
+	dfd = open(d->syspath, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
 		r = -errno;
 		da_diag_add(diag, entry, 0, true, "skipped: cannot resolve the link: %s", strerror(-r));
 		goto fail;
 	}
+	dev = read_attr_at(dfd, "dev", false);
 	if (!dev || sscanf(dev, "%u:%u", &d->major, &d->minor) != 2) {
 		r = -EINVAL;
 		da_diag_add(diag, d->syspath, 0, true, "skipped: no readable 'dev' attribute");
 		goto fail;
 	}
-	if (read_uint_attr(d->syspath, "hidden", &v) == 0 && v) {
+	if (read_uint_attr(dfd, "hidden", &v) == 0 && v) {
 		device_free(d);
 		return 1;
 	}
-	if (read_uint_attr(d->syspath, "size", &v) == 0)
+	if (read_uint_attr(dfd, "size", &v) == 0)
 		d->size = v * 512;
-	d->removable = read_uint_attr(d->syspath, "removable", &v) == 0 && v;
-	d->ro = read_uint_attr(d->syspath, "ro", &v) == 0 && v;
-	if (read_uint_attr(d->syspath, "partition", &v) == 0) {
+	d->removable = read_uint_attr(dfd, "removable", &v) == 0 && v;
+	d->ro = read_uint_attr(dfd, "ro", &v) == 0 && v;
+	if (read_uint_attr(dfd, "partition", &v) == 0) {
 		d->devtype = DA_DEV_PART;
 		d->partno = v;
 		d->type = "part";
 	} else {
-		r = read_disk(ctx, d);
+		r = read_disk(ctx, d, dfd);
 		if (r < 0)
 			goto fail;
 	}

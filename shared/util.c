@@ -67,9 +67,9 @@ int read_fd(int fd, char **ret_buf, size_t *ret_len)
 	return 0;
 }
 
-int read_file(const char *path, char **ret_buf, size_t *ret_len)
+int read_file_at(int dfd, const char *path, char **ret_buf, size_t *ret_len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
+	int fd = openat(dfd, path, O_RDONLY | O_CLOEXEC), r;
 
 	if (fd < 0)
 		return -errno;
@@ -78,14 +78,42 @@ int read_file(const char *path, char **ret_buf, size_t *ret_len)
 	return r;
 }
 
-static char *read_attr_full(const char *dir, const char *name, bool trim_front)
+int read_file(const char *path, char **ret_buf, size_t *ret_len)
 {
-	_cleanup_free_ char *path = xasprintf("%s/%s", dir, name);
-	char *buf, *s;
-	size_t len;
+	return read_file_at(AT_FDCWD, path, ret_buf, ret_len);
+}
 
-	if (!path || read_file(path, &buf, &len) < 0)
+char *read_attr_at(int dfd, const char *name, bool trim_front)
+{
+	char page[4096], *buf, *s;
+	ssize_t n;
+	size_t len;
+	int fd;
+
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return NULL;
+	/*
+	 * A sysfs attribute is at most a page and comes whole from one read, so
+	 * a short read is its end: one read(), not a second one to see EOF.
+	 */
+	do
+		n = read(fd, page, sizeof(page));
+	while (n < 0 && errno == EINTR);
+	if (n < 0 || (size_t)n == sizeof(page)) {
+		/* Not an attribute as sysfs makes them: read it all from the start. */
+		buf = NULL;
+		if (n >= 0 && lseek(fd, 0, SEEK_SET) == 0 && read_fd(fd, &buf, &len) < 0)
+			buf = NULL;
+		close(fd);
+		if (!buf)
+			return NULL;
+	} else {
+		close(fd);
+		buf = strndup(page, n);
+		if (!buf)
+			return NULL;
+	}
 	/* Attributes are text; a NUL inside (binary VPD pages) ends it. */
 	len = strlen(buf);
 	while (len > 0 && isspace((unsigned char)buf[len - 1]))
@@ -103,6 +131,13 @@ static char *read_attr_full(const char *dir, const char *name, bool trim_front)
 	return buf;
 }
 
+static char *read_attr_full(const char *dir, const char *name, bool trim_front)
+{
+	_cleanup_free_ char *path = xasprintf("%s/%s", dir, name);
+
+	return path ? read_attr_at(AT_FDCWD, path, trim_front) : NULL;
+}
+
 char *read_attr(const char *dir, const char *name)
 {
 	return read_attr_full(dir, name, false);
@@ -113,7 +148,7 @@ char *read_attr_trimmed(const char *dir, const char *name)
 	return read_attr_full(dir, name, true);
 }
 
-char *read_link(const char *path)
+char *read_link_at(int dfd, const char *name)
 {
 	size_t size = 256;
 
@@ -123,7 +158,7 @@ char *read_link(const char *path)
 
 		if (!buf)
 			return NULL;
-		n = readlink(path, buf, size);
+		n = readlinkat(dfd, name, buf, size);
 		if (n < 0) {
 			free(buf);
 			return NULL;
@@ -135,6 +170,11 @@ char *read_link(const char *path)
 		free(buf);
 		size *= 2;
 	}
+}
+
+char *read_link(const char *path)
+{
+	return read_link_at(AT_FDCWD, path);
 }
 
 /*
@@ -193,24 +233,28 @@ char *path_normalize(char *path)
  * (sysfs: /sys/class/block/sda, or a link under a resolved /sys/devices
  * path). @path itself when it is no link. Caller frees; NULL with errno set.
  */
+char *path_join_normalized(const char *dir, const char *rel)
+{
+	char *joined = rel[0] == '/' ? strdup(rel) : xasprintf("%s/%s", dir, rel);
+
+	return joined ? path_normalize(joined) : NULL;
+}
+
 char *resolve_link(const char *path)
 {
-	_cleanup_free_ char *target = read_link(path);
+	_cleanup_free_ char *target = read_link(path), *dir = NULL;
 	const char *slash;
-	char *joined;
+	char *self;
 
 	if (!target) {
 		if (errno != EINVAL)
 			return NULL;
-		joined = strdup(path);
-	} else if (target[0] == '/') {
-		joined = strdup(target);
-	} else {
-		slash = strrchr(path, '/');
-		joined = slash ? xasprintf("%.*s/%s", (int)(slash - path), path, target) :
-				 strdup(target);
+		self = strdup(path);
+		return self ? path_normalize(self) : NULL;
 	}
-	return joined ? path_normalize(joined) : NULL;
+	slash = strrchr(path, '/');
+	dir = slash ? strndup(path, slash - path) : strdup(".");
+	return dir ? path_join_normalized(dir, target) : NULL;
 }
 
 const char *path_basename(const char *path)

@@ -37,6 +37,8 @@ char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
  * *ret_len). Returns 0 or -errno; *ret_buf is the caller's to free.
  */
 int read_file(const char *path, char **ret_buf, size_t *ret_len);
+/* As read_file(), @path relative to the directory open as @dfd (or AT_FDCWD). */
+int read_file_at(int dfd, const char *path, char **ret_buf, size_t *ret_len);
 /*
  * Write @s to the existing file @path (truncated), as one write: a sysfs
  * attribute or uevent file takes a value per write. Returns 0 or -errno.
@@ -49,9 +51,17 @@ int write_all(int fd, const char *buf, size_t len);
 char *read_attr(const char *dir, const char *name);
 /* As read_attr(), leading white space removed too (SCSI vendor/model, NVMe serial). */
 char *read_attr_trimmed(const char *dir, const char *name);
+/*
+ * Attribute @name of the directory open as @dfd: its text without trailing
+ * blanks (and leading ones with @trim_front), NULL when absent or empty.
+ */
+char *read_attr_at(int dfd, const char *name, bool trim_front);
 /* Target of symlink @path; NULL if it is none. */
 char *read_link(const char *path);
+char *read_link_at(int dfd, const char *name);
 char *path_normalize(char *path);
+/* @rel, when relative, joined to @dir, then folded by path_normalize(). Caller frees. */
+char *path_join_normalized(const char *dir, const char *rel);
 char *resolve_link(const char *path);
 /* Last path component of @path (a pointer into it). */
 const char *path_basename(const char *path);
