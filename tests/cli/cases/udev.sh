@@ -58,3 +58,17 @@ alias BAY07 wwn:0x2
 T
 ud sdc "${scsi[@]}" DEVTYPE=disk ID_WWN=0x1
 da udev
+# 32 helpers at once on a new table, as udev runs them at boot: each names
+# its disk, one index is left and no temporary file.
+table <<'T'
+alias bay07 wwn:naa.5000c500a1b2c3d4
+alias data serial:VBLK-1
+T
+rm -f "$ROOT/run/diskalias/renamed"
+echo "\$ 32 x diskalias udev sdc, at once"
+for i in $(seq 32); do
+	env -i "${scsi[@]}" DEVTYPE=disk ID_WWN=0x5000c500a1b2c3d4 "$bin" udev sdc >"$ROOT/udev.$i" 2>&1 &
+done
+wait
+cat "$ROOT"/udev.* | sort | uniq -c
+ls "$ROOT/run/diskalias"
