@@ -151,6 +151,7 @@ static int index_lookup(const struct index_view *v, const char *path, const stru
 	uint32_t n = v->h->nentries;
 	_cleanup_free_ uint8_t *hit = calloc(n / 8 + 1, 1);
 	_cleanup_free_ char *text = NULL;
+	struct da_table *t = NULL;
 	size_t len = 0, size = 0;
 
 	if (!hit)
@@ -184,8 +185,12 @@ static int index_lookup(const struct index_view *v, const char *path, const stru
 			       (int)e->id_len, v->blob + e->off + e->name_len);
 	}
 	/* The index's lines parsed once already: if they do not now, the index is spoiled. */
-	return da_table_parse(path, text ? text : "", len, NULL, ret_table) == -ENOMEM ? -ENOMEM :
-	       *ret_table ? 1 : 0;
+	if (da_table_parse(path, text ? text : "", len, NULL, &t) == -ENOMEM)
+		return -ENOMEM;
+	if (!t)
+		return 0;
+	*ret_table = t;
+	return 1;
 }
 
 /*
@@ -257,31 +262,27 @@ static char *index_build(const struct da_table *t, const char *path, const struc
 	e = (struct index_entry *)(buckets + nb);
 	b = (char *)(e + n);
 	blob = 0;
-	/* Last alias first, each at the head of its bucket: chains go forward in the table. */
-	for (size_t i = n; i-- > 0;) {
+	for (size_t i = 0; i < n; i++) {
 		const struct da_alias *a = da_table_get(t, i);
 		const char *name, *id;
 		size_t nlen, idlen;
-		uint32_t slot;
 
 		da_alias_raw(t, a, &name, &nlen, &id, &idlen);
 		e[i].hash = key_hash(da_alias_kind(a), da_alias_value(a));
 		e[i].kind = da_alias_kind(a);
-		slot = e[i].hash & (nb - 1);
-		e[i].next = buckets[slot];
-		buckets[slot] = i + 1;
+		e[i].off = blob;
 		e[i].name_len = nlen;
 		e[i].id_len = idlen;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const char *name, *id;
-		size_t nlen, idlen;
-
-		da_alias_raw(t, da_table_get(t, i), &name, &nlen, &id, &idlen);
-		e[i].off = blob;
 		memcpy(b + blob, name, nlen);
 		memcpy(b + blob + nlen, id, idlen);
 		blob += nlen + idlen;
+	}
+	/* Last alias first, each at the head of its bucket: chains go forward in the table. */
+	for (size_t i = n; i-- > 0;) {
+		uint32_t slot = e[i].hash & (nb - 1);
+
+		e[i].next = buckets[slot];
+		buckets[slot] = i + 1;
 	}
 	*ret_len = len;
 	return buf;
