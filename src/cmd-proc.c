@@ -149,7 +149,7 @@ int cmd_partitions(struct tool *t, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	if (tool_load(t, NEED_MAP) < 0 || tool_read_file(t, DA_FILE_PARTITIONS, &buf, &len) < 0)
+	if (tool_load(t, NEED_MAP_NAMES) < 0 || tool_read_file(t, DA_FILE_PARTITIONS, &buf, &len) < 0)
 		return EXIT_FAIL;
 	if (len > 0 && buf[len - 1] == '\n')
 		len--;
@@ -332,7 +332,7 @@ int cmd_diskstats(struct tool *t, int argc, char **argv)
 		return usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
 	if (count > 0 && interval == 0)
 		return usage_error(argv[0], "--count needs --watch");
-	if (tool_load(t, NEED_MAP) < 0)
+	if (tool_load(t, NEED_MAP_NAMES) < 0)
 		return EXIT_FAIL;
 	if (interval > 0)
 		return watch(t, interval, count);

@@ -234,7 +234,7 @@ int cmd_run(struct tool *t, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error(argv[0], "no command given");
-	if (tool_load(t, NEED_MAP) < 0)
+	if (tool_load(t, NEED_MAP_NAMES) < 0)
 		return EXIT_FAIL;
 	args = resolve_args(t, argc - optind, argv + optind);
 	if (!args)

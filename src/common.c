@@ -121,7 +121,9 @@ int tool_load(struct tool *t, unsigned int need)
 			errmsg("%s: %s", t->table_path, strerror(-r));
 	}
 	if (r >= 0 && (need & NEED_DEVICES) && !t->list) {
-		r = da_devlist_scan(t->ctx, &diag, &t->list);
+		r = (need & NEED_MAP_NAMES) == NEED_MAP_NAMES ?
+			    da_devlist_scan_for(t->ctx, t->table, &diag, &t->list) :
+			    da_devlist_scan(t->ctx, &diag, &t->list);
 		if (r < 0 && !diag.n)
 			errmsg("cannot read block devices: %s", strerror(-r));
 	}
@@ -173,7 +175,7 @@ int tool_rewriter(struct tool *t, enum da_rewrite_mode mode, int *fd, struct da_
 {
 	int r;
 
-	if (tool_load(t, NEED_MAP) < 0)
+	if (tool_load(t, NEED_MAP_NAMES) < 0)
 		return -1;
 	r = da_rewriter_new(t->map, mode, tool_write_fd, fd, ret);
 	if (r < 0) {

@@ -22,6 +22,8 @@ enum {
 	NEED_MAP = NEED_TABLE | NEED_DEVICES | 1 << 2,
 	/* The lines of the table the devices already in t->list can match (the udev helper). */
 	NEED_TABLE_FOR_LIST = NEED_TABLE | 1 << 3,
+	/* The map, devices read only as far as naming them needs (da_devlist_scan_for). */
+	NEED_MAP_NAMES = NEED_MAP | 1 << 4,
 };
 
 struct tool {

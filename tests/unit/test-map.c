@@ -295,12 +295,103 @@ static void test_broken_tree(void **state)
 	assert_int_equal(da_ctx_new("/nonexistent-root", &ctx), -ENOENT);
 }
 
+/* What a rewriting tool sees of every device of @l through map @m, one line each. */
+static char *signature(const struct da_devlist *l, const struct da_map *m)
+{
+	size_t size = 0;
+	char *out = NULL;
+	FILE *f = open_memstream(&out, &size);
+
+	assert_non_null(f);
+	for (size_t i = 0; i < da_devlist_count(l); i++) {
+		const struct da_device *d = da_devlist_get(l, i);
+		const char *n;
+
+		fprintf(f, "%s %u:%u part %u of %s hctl %s dm %s:", da_device_kname(d),
+			da_device_major(d), da_device_minor(d), da_device_partno(d),
+			da_device_parent(d) ? da_device_kname(da_device_parent(d)) : "-",
+			da_device_hctl(d) ?: "-", da_device_dm_name(d) ?: "-");
+		for (size_t k = 0; (n = da_map_device_name(m, d, k)); k++)
+			fprintf(f, " %s", n);
+		fputc('\n', f);
+	}
+	assert_int_equal(fclose(f), 0);
+	return out;
+}
+
+/*
+ * The lean scan of the rewriting tools names every device of every fixture
+ * machine as the full scan does: for tables of each identity kind alone
+ * (so it reads only that kind) and of all kinds, made of every identity
+ * the full scan found.
+ */
+static void test_scan_for(void **state)
+{
+	const char *fixtures = getenv("FIXTURES");
+	static const char *const machines[] = { "sas-jbod24", "nvme-server", "workstation",
+						 "vm-virtio", "xen-guest", "host-virtio", "mixed" };
+
+	assert_non_null(fixtures);
+	for (size_t mi = 0; mi < sizeof(machines) / sizeof(machines[0]); mi++) {
+		char dir[PATH_MAX];
+		struct da_ctx *ctx = NULL;
+		struct da_devlist *full = NULL;
+
+		snprintf(dir, sizeof(dir), "%s/%s", fixtures, machines[mi]);
+		assert_int_equal(da_ctx_new(dir, &ctx), 0);
+		assert_int_equal(da_devlist_scan(ctx, NULL, &full), 0);
+		/* kind == _DA_ID_MAX: every kind at once. */
+		for (int kind = 0; kind <= _DA_ID_MAX; kind++) {
+			struct da_table *t = NULL;
+			struct da_devlist *lean = NULL;
+			struct da_map *mf = NULL, *ml = NULL;
+			char *want, *got;
+			unsigned int n = 0;
+
+			assert_int_equal(da_table_parse("t", "", 0, NULL, &t), 0);
+			for (size_t i = 0; i < da_devlist_count(full); i++) {
+				const struct da_device *d = da_devlist_get(full, i);
+
+				for (int k = 0; k < _DA_ID_MAX; k++) {
+					const char *v;
+
+					if (kind != _DA_ID_MAX && k != kind)
+						continue;
+					for (size_t j = 0; (v = da_device_identity(d, k, j)); j++) {
+						char name[32];
+
+						snprintf(name, sizeof(name), "a%u", ++n);
+						assert_int_equal(da_table_add(t, name, k, v, NULL), 0);
+					}
+				}
+			}
+			assert_int_equal(da_devlist_scan_for(ctx, t, NULL, &lean), 0);
+			assert_int_equal(da_map_new(t, full, &mf), 0);
+			assert_int_equal(da_map_new(t, lean, &ml), 0);
+			want = signature(full, mf);
+			got = signature(lean, ml);
+			if (strcmp(want, got) != 0)
+				fail_msg("%s, kind %d: full scan\n%s\nlean scan\n%s", machines[mi], kind,
+					 want, got);
+			free(want);
+			free(got);
+			da_map_free(mf);
+			da_map_free(ml);
+			da_devlist_free(lean);
+			da_table_free(t);
+		}
+		da_devlist_free(full);
+		da_ctx_unref(ctx);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_discovery),
 		cmocka_unit_test(test_matching),
 		cmocka_unit_test(test_broken_tree),
+		cmocka_unit_test(test_scan_for),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
