@@ -93,6 +93,9 @@ int cmd_filter(struct tool *t, int argc, char **argv)
 		bool is_stdin = streq(files[i], "-"), write_failed = false;
 		int fd = is_stdin ? STDIN_FILENO : open(files[i], O_RDONLY | O_CLOEXEC);
 
+		if (is_stdin)
+			tool_widen_pipe(fd);
+
 		if (fd < 0) {
 			errmsg("%s: %s", files[i], strerror(errno));
 			ret = EXIT_FAIL;

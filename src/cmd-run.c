@@ -160,6 +160,7 @@ static int run(char **argv, enum da_rewrite_mode mode, struct tool *t)
 		errmsg("cannot make a pipe: %s", strerror(errno));
 		goto out;
 	}
+	tool_widen_pipe(out[0]);
 	/* As system(3): a ^C at the terminal is the command's to handle; we report how it ended. */
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);

@@ -65,6 +65,8 @@ void errmsg(const char *fmt, ...) _printf_(1, 2);
 int tool_mode_option(int c, enum da_rewrite_mode *mode);
 /* A da_rewrite_write_fn writing to the file descriptor *(int *)@userdata, all of it. */
 int tool_write_fd(void *userdata, const struct iovec *iov, int iovcnt);
+/* Make the pipe @fd (if it is one) hold 1 MB, so its two ends take turns less often. */
+void tool_widen_pipe(int fd);
 /*
  * Load the map and make a rewriter in @mode writing to *@fd (which must
  * outlive it). On failure the reason is printed; returns -1.
