@@ -310,16 +310,12 @@ static int device_load(const struct da_ctx *ctx, const char *entry, const char *
 	 * component of the path back as a link, a dozen calls per device.
 	 */
 	d->syspath = resolve_link(entry);
+	/* Opened once: each attribute is then a lookup of one name, not of the whole path. */
+	if (d->syspath)
+		dfd = open(d->syspath, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	r = -ENOMEM;
 	if (!d->kname)
 		goto fail;
-	r = -errno;
-	if (!d->syspath) {
-		da_diag_add(diag, entry, 0, true, "skipped: cannot resolve the link: %s", strerror(-r));
-		goto fail;
-	}
-	/* Opened once: each attribute is then a lookup of one name, not of the whole path. */
-	dfd = open(d->syspath, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
 		r = -errno;
 		da_diag_add(diag, entry, 0, true, "skipped: cannot resolve the link: %s", strerror(-r));

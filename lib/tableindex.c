@@ -16,6 +16,7 @@
  * consistent throughout; anything else and the table is parsed whole.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,7 +29,7 @@
 #include "internal.h"
 
 /* The format's version is in its magic: a new format does not read an old index. */
-static const char index_magic[8] = "DAIDX01";
+static const char index_magic[8] = "DAIDX02";
 
 /* In host byte order: the index never leaves the machine that made it. */
 struct index_header {
@@ -36,11 +37,15 @@ struct index_header {
 	uint64_t dev, ino, size;
 	int64_t mtime_sec, mtime_nsec, ctime_sec, ctime_nsec;
 	uint32_t path_len;	/* the table's path follows, padded to 4 bytes */
+	uint32_t hash_check;	/* key_hash() of a fixed identity: the same hash function */
+	/* Up to here: which table, as stamp() writes it; no padding before this point. */
 	uint32_t nbuckets;	/* a power of two; then 1 + first entry of each, 0 for none */
 	uint32_t nentries;	/* then the entries, in table order */
 	uint32_t blob_len;	/* then the tokens' bytes */
-	uint32_t hash_check;	/* key_hash() of a fixed identity: the same hash function */
 };
+
+_Static_assert(offsetof(struct index_header, nbuckets) == 8 + 7 * 8 + 2 * 4,
+	       "the table's stamp is compared with memcmp(): it must hold no padding");
 
 struct index_entry {
 	uint32_t hash;		/* of the identity's key, see key_hash() */
@@ -97,10 +102,7 @@ static bool index_view(const char *map, size_t len, const char *path, const stru
 		return false;
 	memcpy(&h, map, sizeof(h));
 	stamp(&want, path, st);
-	if (memcmp(h.magic, want.magic, sizeof(h.magic)) || h.dev != want.dev || h.ino != want.ino ||
-	    h.size != want.size || h.mtime_sec != want.mtime_sec || h.mtime_nsec != want.mtime_nsec ||
-	    h.ctime_sec != want.ctime_sec || h.ctime_nsec != want.ctime_nsec ||
-	    h.path_len != want.path_len || h.hash_check != want.hash_check)
+	if (memcmp(&h, &want, offsetof(struct index_header, nbuckets)))
 		return false;
 	if (!h.nbuckets || (h.nbuckets & (h.nbuckets - 1)) || h.nbuckets > 2 * INDEX_MAX_ENTRIES ||
 	    h.nentries > INDEX_MAX_ENTRIES)
@@ -329,8 +331,8 @@ DA_EXPORT int da_table_load_for(const struct da_ctx *ctx, const char *path,
 	r = da_table_open(path, &fd, &st, diag);
 	if (r < 0)
 		return r;
-	if (fd < 0)
-		return da_table_parse(path, "", 0, diag, ret_table);
+	if (fd < 0)	/* no table: nothing to index */
+		return da_table_load_opened(path, fd, &st, diag, ret_table);
 	/* Old names kept by a forced rename are checked against the whole table (links.c). */
 	r = stat(renamed_path, &rst) == 0 && rst.st_size > 0 ? 0 :
 	    index_read(index_path, path, &st, list, ret_table);

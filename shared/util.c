@@ -100,20 +100,14 @@ char *read_attr_at(int dfd, const char *name, bool trim_front)
 	do
 		n = read(fd, page, sizeof(page));
 	while (n < 0 && errno == EINTR);
-	if (n < 0 || (size_t)n == sizeof(page)) {
-		/* Not an attribute as sysfs makes them: read it all from the start. */
-		buf = NULL;
-		if (n >= 0 && lseek(fd, 0, SEEK_SET) == 0 && read_fd(fd, &buf, &len) < 0)
-			buf = NULL;
-		close(fd);
-		if (!buf)
-			return NULL;
-	} else {
-		close(fd);
+	if (n >= 0 && (size_t)n < sizeof(page))
 		buf = strndup(page, n);
-		if (!buf)
-			return NULL;
-	}
+	/* Not an attribute as sysfs makes them: read it all from the start. */
+	else if (n < 0 || lseek(fd, 0, SEEK_SET) != 0 || read_fd(fd, &buf, &len) < 0)
+		buf = NULL;
+	close(fd);
+	if (!buf)
+		return NULL;
 	/* Attributes are text; a NUL inside (binary VPD pages) ends it. */
 	len = strlen(buf);
 	while (len > 0 && isspace((unsigned char)buf[len - 1]))
@@ -226,13 +220,6 @@ char *path_normalize(char *path)
 	return path;
 }
 
-/*
- * Where the link @path points, as a path: its target joined to the link's
- * directory and folded by path_normalize(), with no lookup of the
- * components. Right when the link's directory holds no link on the way
- * (sysfs: /sys/class/block/sda, or a link under a resolved /sys/devices
- * path). @path itself when it is no link. Caller frees; NULL with errno set.
- */
 char *path_join_normalized(const char *dir, const char *rel)
 {
 	char *joined = rel[0] == '/' ? strdup(rel) : xasprintf("%s/%s", dir, rel);
@@ -240,6 +227,13 @@ char *path_join_normalized(const char *dir, const char *rel)
 	return joined ? path_normalize(joined) : NULL;
 }
 
+/*
+ * Where the link @path points, as a path: its target joined to the link's
+ * directory and folded by path_normalize(), with no lookup of the
+ * components. Right when the link's directory holds no link on the way
+ * (sysfs: /sys/class/block/sda, or a link under a resolved /sys/devices
+ * path). @path itself when it is no link. Caller frees; NULL with errno set.
+ */
 char *resolve_link(const char *path)
 {
 	_cleanup_free_ char *target = read_link(path), *dir = NULL;

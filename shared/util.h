@@ -59,9 +59,11 @@ char *read_attr_at(int dfd, const char *name, bool trim_front);
 /* Target of symlink @path; NULL if it is none. */
 char *read_link(const char *path);
 char *read_link_at(int dfd, const char *name);
+/* Fold ".", ".." and repeated slashes of @path in place, by its letters alone. */
 char *path_normalize(char *path);
 /* @rel, when relative, joined to @dir, then folded by path_normalize(). Caller frees. */
 char *path_join_normalized(const char *dir, const char *rel);
+/* Where the link @path points, joined and folded by its letters (see util.c). Caller frees. */
 char *resolve_link(const char *path);
 /* Last path component of @path (a pointer into it). */
 const char *path_basename(const char *path);
