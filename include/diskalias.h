@@ -87,6 +87,8 @@ enum da_ctx_file {
 	DA_FILE_BY_ALIAS,	/* dev/disk/by-alias, the links' directory */
 	DA_FILE_RENAMED,	/* run/diskalias/renamed: old names a forced rename keeps */
 	DA_FILE_TABLE_INDEX,	/* run/diskalias/table.index: see da_table_load_for() */
+	DA_FILE_RUN_DIR,	/* run/diskalias: the files above, private to root */
+	DA_FILE_PROBLEMS_LOGGED,	/* run/diskalias/problems.logged: see da_udev_log_problems() */
 };
 
 /* The path of @file under the context's root. Caller frees; NULL without memory. */
@@ -130,6 +132,8 @@ enum da_id_kind {
 
 /* "wwn", "serial", ...; NULL for an invalid kind. */
 const char *da_id_kind_name(enum da_id_kind kind);
+/* Every kind's name in order, as a message lists them: "wwn, serial, id, ...". Static. */
+const char *da_id_kinds_text(void);
 /* The kind named @name (exactly, lower case), or DA_ID_INVALID. */
 enum da_id_kind da_id_kind_from_name(const char *name);
 /*
@@ -137,6 +141,16 @@ enum da_id_kind da_id_kind_from_name(const char *name);
  * into @s), -EINVAL when the kind is unknown or the value empty.
  */
 int da_identity_parse(const char *s, enum da_id_kind *ret_kind, const char **ret_value);
+/* The longest identity value a table holds. */
+#define DA_ID_VALUE_MAX 255
+/*
+ * Check that @value is one a table line of @kind can hold: not empty, at
+ * most DA_ID_VALUE_MAX bytes, no control bytes, no blank at either end and
+ * none inside but in serials and labels, and for a WWN one of the forms the
+ * system shows (0x..., naa., eui., nvme., t10.). Returns 0 or -EINVAL and, when @ret_reason is not NULL, a
+ * static English reason.
+ */
+int da_identity_check(enum da_id_kind kind, const char *value, const char **ret_reason);
 /* True when two values of @kind name the same thing (WWN forms, case of hex digits). */
 bool da_id_value_equal(enum da_id_kind kind, const char *a, const char *b);
 
@@ -148,10 +162,14 @@ struct da_alias;
 struct da_devlist;
 
 /*
- * Read the table at @path. A missing file is an empty table. Every syntax
- * error, invalid name and collision is added to @diag with file and line;
- * then -EINVAL is returned and no table. Returns -EPERM when running as root
- * and the file is not owned by root or is writable by group or others.
+ * Read the table at @path. A missing file is an empty table. A bad line
+ * binds nothing and the others still apply: every syntax error, invalid
+ * name or identity, and every conflict (a name defined twice, in any case,
+ * or one that is another alias's partition name: both lines bind nothing)
+ * is added to @diag with file and line, and the table is returned all the
+ * same (da_table_problems() counts them). Returns -EPERM when running as
+ * root and the file is not owned by root or is writable by group or
+ * others; -EINVAL when it is not a regular file (a FIFO is never waited on).
  */
 int da_table_load(const char *path, struct da_diag *diag, struct da_table **ret_table);
 /*
@@ -164,7 +182,12 @@ int da_table_load(const char *path, struct da_diag *diag, struct da_table **ret_
  * table's path, inode, size and times; later calls read only the index.
  * Problems in the table are reported by the call that parses it. While a
  * forced rename keeps old names (DA_FILE_RENAMED), the table is parsed
- * whole: the old names are checked against all of it.
+ * whole: the old names are checked against all of it. When the table
+ * cannot be used (da_table_load() fails: not root's, writable by others,
+ * unreadable), the last good index answers if there is one: 0 is returned
+ * with the reason in @diag, saying so. The index and its directory
+ * (DA_FILE_RUN_DIR) are trusted only when they are the caller's and no one
+ * else can write them; symlinks there are never followed.
  */
 int da_table_load_for(const struct da_ctx *ctx, const char *path, const struct da_devlist *list,
 		      struct da_diag *diag, struct da_table **ret_table);
@@ -172,6 +195,8 @@ int da_table_load_for(const struct da_ctx *ctx, const char *path, const struct d
 int da_table_parse(const char *path, const char *buf, size_t len, struct da_diag *diag,
 		   struct da_table **ret_table);
 void da_table_free(struct da_table *table);
+/* The number of problems (bad or conflicting lines) the table was read with. */
+size_t da_table_problems(const struct da_table *table);
 
 size_t da_table_count(const struct da_table *table);
 /* The @i-th alias statement in table order, or NULL. Owned by the table. */
@@ -191,9 +216,12 @@ unsigned int da_alias_line(const struct da_alias *alias);
 size_t da_alias_index(const struct da_alias *alias);
 
 /*
- * Edits. Each checks the name rules and collisions with the rest of the
- * table and changes nothing on failure (-EINVAL, -EEXIST or -ENOENT, with a
- * problem in @diag). Comments and every other line are kept byte for byte.
+ * Edits. Each checks the name and identity rules and collisions with the
+ * rest of the table (lines that conflict still claim their names) and
+ * changes nothing on failure (-EINVAL, -EEXIST or -ENOENT, with a problem
+ * in @diag). Comments, bad lines and every other line are kept byte for
+ * byte. A statement that conflicts with another cannot be renamed or
+ * rebound; removing a name removes every line of it.
  */
 int da_table_add(struct da_table *table, const char *name, enum da_id_kind kind,
 		 const char *value, struct da_diag *diag);
@@ -210,8 +238,13 @@ char *da_table_format(const struct da_table *table, size_t *ret_len);
  * Lock the table at @path against other editors, read it, call @edit, and
  * if @edit returns >= 0 save the result atomically (temporary file, fsync,
  * rename, fsync of the directory), keeping the file's owner and mode. A
- * missing table starts empty. Returns @edit's value or a negative errno;
- * on any failure the file on disk is left as it was.
+ * missing table starts empty; a table that is a symlink is edited where it
+ * points. The lock is the file ".NAME.lock" beside the table, private to
+ * its user; an editor waits DISKALIAS_LOCK_TIMEOUT seconds (default 10) for
+ * another, then fails with -ETIMEDOUT naming the holder's process. The
+ * temporary files of an editor killed mid-way are removed. The table's own
+ * problems are not reported here (see da_table_load()). Returns @edit's
+ * value or a negative errno; on any failure the file on disk is left as it was.
  */
 int da_table_edit(const char *path, int (*edit)(struct da_table *table, void *data),
 		  void *data, struct da_diag *diag);
@@ -453,6 +486,15 @@ int da_devlist_from_udev(const char *kname, char *const *env, struct da_devlist 
  */
 int da_udev_record(const struct da_ctx *ctx, const char *kname, const char *name,
 		   const char *identity);
+/*
+ * Write each problem of @diag (from reading table @path) to the kernel log
+ * as "diskalias: FILE:LINE: what", text escaped, at most 8 of them and a
+ * count of the rest; once per version of the table (its path, inode, size
+ * and times, kept in DA_FILE_PROBLEMS_LOGGED), however many devices are
+ * named with it. Returns 1 when written, 0 when already written for this
+ * version, or a negative errno.
+ */
+int da_udev_log_problems(const struct da_ctx *ctx, const char *path, const struct da_diag *diag);
 /* True when udev runs on the context's machine (DA_FILE_UDEV_CONTROL exists). */
 bool da_udev_running(const struct da_ctx *ctx);
 /* Ask the kernel for a uevent (@action "change") of block device @kname, as udevadm trigger does. */

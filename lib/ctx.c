@@ -148,6 +148,8 @@ DA_EXPORT char *da_ctx_path(const struct da_ctx *ctx, enum da_ctx_file file)
 		[DA_FILE_BY_ALIAS] = "/dev/disk/by-alias",
 		[DA_FILE_RENAMED] = "/run/diskalias/renamed",
 		[DA_FILE_TABLE_INDEX] = "/run/diskalias/table.index",
+		[DA_FILE_RUN_DIR] = "/run/diskalias",
+		[DA_FILE_PROBLEMS_LOGGED] = "/run/diskalias/problems.logged",
 	};
 
 	if ((unsigned int)file >= ARRAY_SIZE(rel))

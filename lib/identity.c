@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Identity kinds ("wwn:", "path:", ...) and how their values compare. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -42,24 +43,27 @@ const char *da_id_kind_dir(enum da_id_kind kind)
 	return kind >= 0 && kind < _DA_ID_MAX ? kinds[kind].dir : NULL;
 }
 
-DA_EXPORT enum da_id_kind da_id_kind_from_name(const char *name)
+enum da_id_kind da_id_kind_from_name_n(const char *name, size_t len)
 {
 	for (int i = 0; i < _DA_ID_MAX; i++)
-		if (streq(kinds[i].name, name))
+		if (strncmp(kinds[i].name, name, len) == 0 && !kinds[i].name[len])
 			return i;
 	return DA_ID_INVALID;
+}
+
+DA_EXPORT enum da_id_kind da_id_kind_from_name(const char *name)
+{
+	return da_id_kind_from_name_n(name, strlen(name));
 }
 
 DA_EXPORT int da_identity_parse(const char *s, enum da_id_kind *ret_kind, const char **ret_value)
 {
 	const char *colon = strchr(s, ':');
-	enum da_id_kind kind = DA_ID_INVALID;
+	enum da_id_kind kind;
 
 	if (!colon || !colon[1])
 		return -EINVAL;
-	for (int i = 0; i < _DA_ID_MAX && kind == DA_ID_INVALID; i++)
-		if (strncmp(kinds[i].name, s, colon - s) == 0 && !kinds[i].name[colon - s])
-			kind = i;
+	kind = da_id_kind_from_name_n(s, colon - s);
 	if (kind == DA_ID_INVALID)
 		return -EINVAL;
 	*ret_kind = kind;
@@ -106,4 +110,100 @@ DA_EXPORT bool da_id_value_equal(enum da_id_kind kind, const char *a, const char
 	default:
 		return streq(a, b);
 	}
+}
+
+DA_EXPORT const char *da_id_kinds_text(void)
+{
+	static char text[128];
+
+	if (!text[0]) {
+		size_t o = 0;
+
+		for (int i = 0; i < _DA_ID_MAX; i++)
+			o += snprintf(text + o, sizeof(text) - o, "%s%s", i ? ", " : "", kinds[i].name);
+	}
+	return text;
+}
+
+/* @n >= @min bytes at @s, each a hex digit or one of @extra. */
+static bool all_hex(const char *s, size_t min, const char *extra)
+{
+	size_t n = 0;
+
+	for (; *s; s++, n++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') || (*s >= 'A' && *s <= 'F') ||
+		      (extra && strchr(extra, *s))))
+			return false;
+	return n >= min;
+}
+
+/* A WWN as the system shows one: 0x..., naa./eui. + hex, nvme. + hex and dashes, t10. + text, bare hex. */
+static bool wwn_valid(const char *v)
+{
+	if (has_prefix_ci(v, "t10."))
+		return v[4] != '\0';
+	if (has_prefix_ci(v, "nvme."))
+		return all_hex(v + 5, 1, "-");
+	return all_hex(wwn_body(v), 8, NULL);
+}
+
+DA_EXPORT int da_identity_check(enum da_id_kind kind, const char *value, const char **ret_reason)
+{
+	const char *reason = NULL;
+	size_t len = value ? strlen(value) : 0;
+
+	if (!da_id_kind_name(kind))
+		reason = "unknown identity kind";
+	else if (!len)
+		reason = "the value is empty";
+	else if (len > DA_ID_VALUE_MAX)
+		reason = "the value is longer than 255 bytes";
+	for (const char *p = value; !reason && *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			reason = "control characters are not allowed in a value";
+	if (!reason && (value[0] == ' ' || value[len - 1] == ' '))
+		reason = "a value does not start or end with a blank";
+	/*
+	 * Serials and labels may hold blanks inside (a label "My Photos", a
+	 * vendor's serial); link names, UUIDs and WWNs never do.
+	 */
+	if (!reason && strchr(value, ' ') && kind != DA_ID_SERIAL && kind != DA_ID_LABEL &&
+	    kind != DA_ID_PARTLABEL && !(kind == DA_ID_WWN && has_prefix_ci(value, "t10.")))
+		reason = "blanks are not allowed in this kind of value";
+	if (!reason && kind == DA_ID_WWN && !wwn_valid(value))
+		reason = "a WWN is hex digits (0x5000c500a1b2c3d4) or of the form naa.HEX, eui.HEX, nvme.HEX-HEX or t10.TEXT";
+	if (reason && ret_reason)
+		*ret_reason = reason;
+	return reason ? -EINVAL : 0;
+}
+
+char *da_identity_problem(const char *text, bool *ret_oom)
+{
+	_cleanup_free_ char *shown = str_escape(text, strlen(text), DA_QUOTE_MAX, true);
+	const char *colon = strchr(text, ':'), *value, *reason;
+	enum da_id_kind kind;
+	char *msg = NULL;
+
+	*ret_oom = false;
+	if (da_identity_parse(text, &kind, &value) == 0 && da_identity_check(kind, value, &reason) == 0)
+		return NULL;
+	if (!shown) {
+		*ret_oom = true;
+		return NULL;
+	}
+	if (!colon) {
+		msg = xasprintf("invalid identity '%s': expected KIND:VALUE, KIND one of %s", shown,
+				da_id_kinds_text());
+	} else if (da_id_kind_from_name_n(text, colon - text) == DA_ID_INVALID) {
+		_cleanup_free_ char *k = str_escape(text, colon - text, DA_QUOTE_MAX, true);
+
+		msg = k ? xasprintf("unknown identity kind '%s' (expected one of %s)", k,
+				    da_id_kinds_text()) : NULL;
+	} else {
+		da_identity_check(da_id_kind_from_name_n(text, colon - text), colon + 1, &reason);
+		msg = xasprintf("invalid identity '%s': %s", shown, reason);
+	}
+	if (!msg)
+		*ret_oom = true;
+	return msg;
 }

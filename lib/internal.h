@@ -61,6 +61,18 @@ struct da_udev_prop {
 };
 extern const struct da_udev_prop da_udev_props[];
 
+/* Messages quote at most this many bytes of a table's or a device's text. */
+#define DA_QUOTE_MAX 80
+
+/* The kind named by the @len bytes at @name, or DA_ID_INVALID. */
+enum da_id_kind da_id_kind_from_name_n(const char *name, size_t len);
+/*
+ * Why @text ("kind:value") is not an identity a table line can hold, as a
+ * message the caller frees; NULL when it is one, or without memory
+ * (then *ret_oom is set).
+ */
+char *da_identity_problem(const char *text, bool *ret_oom);
+
 /* The /dev/disk/ directory that holds links of identity @kind ("by-id"), or NULL. */
 const char *da_id_kind_dir(enum da_id_kind kind);
 
@@ -86,6 +98,8 @@ int da_table_open(const char *path, int *ret_fd, struct stat *st, struct da_diag
 /* Parse the table opened by da_table_open(); @fd stays the caller's. */
 int da_table_load_opened(const char *path, int fd, const struct stat *st, struct da_diag *diag,
 			 struct da_table **ret_table);
+/* The line of the statement named @name when it conflicts with another and binds nothing, else 0. */
+unsigned int da_table_conflict_line(const struct da_table *t, const char *name);
 /* The bytes of alias @a's name and identity tokens as its line in @t has them, quotes and all. */
 void da_alias_raw(const struct da_table *t, const struct da_alias *a, const char **ret_name,
 		  size_t *ret_name_len, const char **ret_id, size_t *ret_id_len);

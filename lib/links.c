@@ -154,20 +154,19 @@ DA_EXPORT void da_names_free(char **names)
 DA_EXPORT int da_renamed_keep(const struct da_ctx *ctx, const char *oldname, const char *newname,
 			      const char *kname)
 {
+	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
 	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_RENAMED);
 	_cleanup_free_ char *line = xasprintf("%s %s %s\n", oldname, newname, kname);
-	char *slash;
-	int fd, r = 0;
+	int dfd, fd, r = 0;
 
-	if (!path || !line)
+	if (!dir || !path || !line)
 		return -ENOMEM;
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	r = mkdir_p(path);
-	if (r < 0)
-		return r;
-	*slash = '/';
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	dfd = open_private_dir(dir, true);
+	if (dfd < 0)
+		return dfd;
+	fd = openat(dfd, path_basename(path), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW,
+		    0644);
+	close(dfd);
 	if (fd < 0)
 		return -errno;
 	/* One short write with O_APPEND: concurrent renames do not mix lines. */
@@ -350,32 +349,39 @@ static int write_attrs(struct apply *a)
 static int prune_renamed(struct apply *a, const struct renamed *rn)
 {
 	const struct da_devlist *list = da_map_devlist(a->map);
+	_cleanup_free_ char *dir = da_ctx_path(a->ctx, DA_FILE_RUN_DIR);
 	_cleanup_free_ char *path = da_ctx_path(a->ctx, DA_FILE_RENAMED);
-	_cleanup_free_ char *tmp = NULL;
-	size_t kept = 0;
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
 	FILE *f;
+	int dfd, r;
 
-	if (!path)
+	if (!dir || !path)
 		return -ENOMEM;
 	if (rn->old.n == 0)
 		return 0;
-	tmp = xasprintf("%s.new", path);
-	f = tmp ? fopen(tmp, "we") : NULL;
+	f = open_memstream(&text, &len);
 	if (!f)
-		return tmp ? -errno : -ENOMEM;
+		return -ENOMEM;
 	for (size_t i = 0; i < rn->old.n; i++) {
 		const struct da_device *d = da_devlist_find_kname(list, rn->kname.v[i]);
 
 		if (!d || !has_name(a->map, d, rn->new.v[i]) || da_map_find_alias(a->map, rn->old.v[i], NULL))
 			continue;
 		fprintf(f, "%s %s %s\n", rn->old.v[i], rn->new.v[i], rn->kname.v[i]);
-		kept++;
 	}
-	if (fclose(f) != 0 || (kept ? rename(tmp, path) : unlink(path) + unlink(tmp)) < 0) {
-		unlink(tmp);
-		return -errno;
-	}
-	return 0;
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	/* Written inside root's own directory, never through a link planted there. */
+	dfd = open_private_dir(dir, false);
+	if (dfd < 0)
+		return dfd;
+	if (len)
+		r = replace_file_at(dfd, path_basename(path), text, len, 0644, -1, -1, false);
+	else
+		r = unlinkat(dfd, path_basename(path), 0) < 0 && errno != ENOENT ? -errno : 0;
+	close(dfd);
+	return r;
 }
 
 DA_EXPORT int da_apply(const struct da_ctx *ctx, const struct da_map *map, da_apply_fn report,
@@ -392,9 +398,15 @@ DA_EXPORT int da_apply(const struct da_ctx *ctx, const struct da_map *map, da_ap
 	if (r >= 0)
 		r = want_links(&a, &rn);
 	if (r >= 0) {
-		r = mkdir_p(a.dir);
-		if (r < 0)
+		/* Links go into a directory of root's own, never through one planted as a symlink. */
+		r = open_private_dir(a.dir, true);
+		if (r == -EPERM)
+			da_diag_add(diag, a.dir, 0, false,
+				    "a symlink, or a directory others can write; refusing to make links there");
+		else if (r < 0)
 			da_diag_add(diag, a.dir, 0, false, "cannot create: %s", strerror(-r));
+		else
+			r = close(r);
 	}
 	for (size_t i = 0; r >= 0 && i < a.names.n; i++) {
 		q = make_link(&a, a.names.v[i], a.targets.v[i]);

@@ -3,9 +3,15 @@
  * The alias table: parsing with file:line problems, validation, edits that
  * keep every other byte, and atomic saving under a lock.
  *
- * The table keeps its text as lines and the aliases parsed from them. An
- * edit builds the new text and parses it again, so a table in memory is
- * always one that parses, and a failed edit leaves it untouched.
+ * The table keeps its text as lines and the statements parsed from them.
+ * A bad line binds nothing and never takes the others down (as udev and
+ * multipath-tools treat their configuration): a line that does not parse
+ * is a problem, and two statements that conflict (one name twice, a name
+ * differing only in case, a name that is another's partition name) are a
+ * problem and both bind nothing, since which of the two was meant is a
+ * guess. The problems stay with the table, in line order. An edit builds
+ * the new text and parses it again; it fails, leaving the table untouched,
+ * only when the line it writes would be a problem.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -15,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <stdarg.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -29,10 +36,11 @@ struct da_alias {
 	char *identity;		/* kind:value, unquoted */
 	unsigned int line;
 	/* 32 bits: a table's text is one buffer, far smaller than 4 GiB (load refuses more). */
-	unsigned int index;
+	unsigned int index;	/* among the statements that bind */
 	unsigned int lineidx;
 	unsigned int name_off, name_len;	/* the name token in its line */
 	unsigned int id_off, id_len;		/* the identity token in its line */
+	bool conflict;		/* conflicts with another statement: binds nothing */
 };
 
 struct tline {
@@ -53,12 +61,15 @@ struct da_table {
 	size_t arena_used;
 	bool text_mapped;	/* text is the file, mapped read-only (text_len bytes) */
 	size_t text_len;
-	struct da_alias *store;	/* the aliases in table order, room for one per line */
+	struct da_alias *store;	/* every statement that parsed, in table order; room for one per line */
+	size_t nstmts;
+	struct da_alias **bound;	/* the statements that bind (no conflict), in table order */
+	size_t naliases;
 	struct tline *lines;
 	size_t nlines;
-	size_t naliases;
-	struct hashmap names;	/* folded alias name -> alias */
-	struct hashmap bases;	/* folded partition base of an alias name -> alias */
+	struct hashmap names;	/* folded name -> first statement of that name */
+	struct hashmap bases;	/* folded partition base of a statement's name -> statement */
+	struct da_diag problems;	/* the bad lines, in line order */
 };
 
 struct token {
@@ -75,14 +86,17 @@ static void table_clear(struct da_table *t)
 		free(t->text);
 	free(t->arena);
 	free(t->store);
+	free(t->bound);
 	free(t->lines);
 	hashmap_free(&t->names);
 	hashmap_free(&t->bases);
+	da_diag_clear(&t->problems);
 	t->text = t->arena = NULL;
 	t->store = NULL;
+	t->bound = NULL;
 	t->text_mapped = false;
 	t->lines = NULL;
-	t->naliases = t->nlines = t->arena_used = 0;
+	t->naliases = t->nstmts = t->nlines = t->arena_used = 0;
 }
 
 DA_EXPORT void da_table_free(struct da_table *t)
@@ -169,14 +183,14 @@ static int next_token(struct da_table *t, const char *s, size_t len, size_t *pos
 }
 
 /*
- * Why @name cannot join the table beside the aliases already in it (@self,
- * being renamed, does not count), as a message the caller frees; NULL when
- * it can. *ret_oom is set when memory ran out.
+ * Why @name cannot join the table beside the statements already in it
+ * (@self, being renamed, does not count; statements that conflict still
+ * claim their names), as a message the caller frees; NULL when it can.
+ * *ret_oom is set when memory ran out.
  */
 static char *name_conflict(const struct da_table *t, const char *name, const struct da_alias *self,
 			   bool *ret_oom)
 {
-	_cleanup_free_ char *base = NULL;
 	const struct da_alias *a;
 	unsigned int partno;
 	const char *reason;
@@ -185,7 +199,9 @@ static char *name_conflict(const struct da_table *t, const char *name, const str
 
 	*ret_oom = false;
 	if (da_name_check(name, &reason) < 0) {
-		msg = xasprintf("invalid alias name '%s': %s", name, reason);
+		_cleanup_free_ char *shown = str_escape(name, len, DA_QUOTE_MAX, true);
+
+		msg = xasprintf("invalid alias name '%s': %s", shown ? shown : "", reason);
 		goto out;
 	}
 	a = hashmap_getn(&t->names, name, len);
@@ -209,7 +225,7 @@ static char *name_conflict(const struct da_table *t, const char *name, const str
 	/* Most tables have no alias that looks like a partition name: skip the lookup. */
 	a = t->bases.n ? hashmap_getn(&t->bases, name, len) : NULL;
 	if (a && a != self) {
-		da_partition_split(a->name, &base, &partno);
+		da_partition_base_len(a->name, strlen(a->name), &partno);
 		msg = xasprintf("alias '%s' (line %u) is the name of partition %u of alias '%s'",
 				a->name, a->line, partno, name);
 	}
@@ -220,81 +236,77 @@ out:
 	return msg;
 }
 
-static int index_alias(struct da_table *t, struct da_alias *a)
-{
-	size_t len = strlen(a->name), baselen;
-	unsigned int partno;
-	int r;
-
-	r = hashmap_putn(&t->names, a->name, len, a);
-	if (r < 0)
-		return r;
-	baselen = da_partition_base_len(a->name, len, &partno);
-	/* Keyed by the base's bytes inside the alias's own name, which lives on. */
-	if (baselen)
-		r = hashmap_putn(&t->bases, a->name, baselen, a);
-	return r;
-}
-
-
 static const char *const statement_usage = "expected 'alias NAME KIND:VALUE'";
 
-/* Parse line @t->lines[idx]; problems go to @diag. Returns 1 for a problem, 0, or -ENOMEM. */
-static int parse_line(struct da_table *t, size_t idx, bool nul, struct da_diag *diag)
+/* Add a problem of line @line to the table's own list. Returns 1, or -ENOMEM. */
+static int line_problem(struct da_table *t, unsigned int line, const char *fmt, ...) _printf_(3, 4);
+static int line_problem(struct da_table *t, unsigned int line, const char *fmt, ...)
 {
-	const char *s = t->lines[idx].text, *err = NULL, *value;
+	_cleanup_free_ char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (!msg || da_diag_add(&t->problems, t->path, line, false, "%s", msg) < 0)
+		return -ENOMEM;
+	return 1;
+}
+
+/* A token as a message shows it: escaped, at most DA_QUOTE_MAX bytes of it. */
+#define QUOTE(tok, buf) ((buf) = str_escape((tok)->value, (tok)->vlen, DA_QUOTE_MAX, true)) ? (buf) : ""
+
+/*
+ * Parse line @t->lines[idx] into the next statement; what is wrong with it
+ * goes to the table's problems. Conflicts with other lines are found after
+ * every line is read (resolve_conflicts()). Returns 1 for a problem, 0, or -ENOMEM.
+ */
+static int parse_line(struct da_table *t, size_t idx, bool nul)
+{
+	const char *s = t->lines[idx].text, *err = NULL, *value, *reason;
 	size_t len = t->lines[idx].len, pos = 0, ntok = 0;
 	unsigned int line = idx + 1;
+	_cleanup_free_ char *shown = NULL;
 	struct token tok[4];
-	struct da_alias *a = NULL;
+	struct da_alias *a;
 	enum da_id_kind kind;
-	char *msg;
-	bool oom;
 	int r = 0;
 
 	if (nul && memchr(s, '\0', len))
-		return da_diag_add(diag, t->path, line, false, "NUL byte in line") ?: 1;
+		return line_problem(t, line, "NUL byte in line");
+	/* An editor's byte order mark before the first line is no part of it. */
+	if (idx == 0 && len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+		pos = 3;
 	while (ntok < ARRAY_SIZE(tok)) {
 		r = next_token(t, s, len, &pos, &tok[ntok], &err);
 		if (r != 0)
 			break;
 		ntok++;
 	}
-	if (r < 0) {
-		if (r == -ENOMEM)
-			goto out;
-		r = da_diag_add(diag, t->path, line, false, "%s", err) ?: 1;
-		goto out;
-	}
-	r = 0;
+	if (r < 0)
+		return r == -ENOMEM ? r : line_problem(t, line, "%s", err);
 	if (ntok == 0)
-		goto out;
-	if (tok[0].vlen != 5 || memcmp(tok[0].value, "alias", 5) != 0) {
-		r = da_diag_add(diag, t->path, line, false, "unknown statement '%s'", tok[0].value) ?: 1;
-		goto out;
-	}
-	if (ntok != 3) {
-		r = da_diag_add(diag, t->path, line, false, "%s %s", ntok < 3 ? "incomplete statement:" :
-				"too many words:", statement_usage) ?: 1;
-		goto out;
-	}
-	if (da_identity_parse(tok[2].value, &kind, &value) < 0) {
-		r = da_diag_add(diag, t->path, line, false,
-				"invalid identity '%s': expected KIND:VALUE, KIND one of wwn, serial, id, path, uuid, label, partuuid, partlabel",
-				tok[2].value) ?: 1;
-		goto out;
-	}
-	msg = name_conflict(t, tok[1].value, NULL, &oom);
-	if (oom) {
-		r = -ENOMEM;
-		goto out;
-	}
-	if (msg) {
-		r = da_diag_add(diag, t->path, line, false, "%s", msg) ?: 1;
+		return 0;
+	if (tok[0].vlen != 5 || memcmp(tok[0].value, "alias", 5) != 0)
+		return line_problem(t, line, "unknown statement '%s': %s", QUOTE(&tok[0], shown),
+				    statement_usage);
+	if (ntok != 3)
+		return line_problem(t, line, "%s %s",
+				    ntok < 3 ? "incomplete statement:" : "too many words:",
+				    statement_usage);
+	if (da_name_check(tok[1].value, &reason) < 0)
+		return line_problem(t, line, "invalid alias name '%s': %s", QUOTE(&tok[1], shown),
+				    reason);
+	if (da_identity_parse(tok[2].value, &kind, &value) < 0 ||
+	    da_identity_check(kind, value, NULL) < 0) {
+		bool oom;
+		char *msg = da_identity_problem(tok[2].value, &oom);
+
+		r = msg ? line_problem(t, line, "%s", msg) : -ENOMEM;
 		free(msg);
-		goto out;
+		return r;
 	}
-	a = &t->store[t->naliases];
+	a = &t->store[t->nstmts++];
 	a->name = tok[1].value;
 	a->kind = kind;
 	a->value = (char *)value;
@@ -305,11 +317,92 @@ static int parse_line(struct da_table *t, size_t idx, bool nul, struct da_diag *
 	a->name_len = tok[1].len;
 	a->id_off = tok[2].off;
 	a->id_len = tok[2].len;
-	a->index = t->naliases;
-	t->naliases++;
-	r = index_alias(t, a);
-out:
-	return r;
+	return 0;
+}
+
+/*
+ * Two statements that cannot both bind: mark both, and say so at the later
+ * line, naming the earlier. Returns 1 or -ENOMEM.
+ */
+static int conflict(struct da_table *t, struct da_alias *a, struct da_alias *b)
+{
+	struct da_alias *first = a->line < b->line ? a : b, *later = first == a ? b : a;
+	unsigned int partno;
+	size_t baselen;
+
+	a->conflict = b->conflict = true;
+	if (streq(first->name, later->name))
+		return line_problem(t, later->line, "alias '%s' is also defined on line %u; neither line applies",
+				    later->name, first->line);
+	if (strcasecmp(first->name, later->name) == 0)
+		return line_problem(t, later->line, "alias '%s' differs only in case from alias '%s' (line %u); neither line applies",
+				    later->name, first->name, first->line);
+	baselen = da_partition_base_len(later->name, strlen(later->name), &partno);
+	if (baselen && strncasecmp(later->name, first->name, baselen) == 0 && !first->name[baselen])
+		return line_problem(t, later->line, "alias '%s' is the name of partition %u of alias '%s' (line %u); neither line applies",
+				    later->name, partno, first->name, first->line);
+	da_partition_base_len(first->name, strlen(first->name), &partno);
+	return line_problem(t, later->line, "the name of partition %u of alias '%s' is alias '%s' (line %u); neither line applies",
+			    partno, later->name, first->name, first->line);
+}
+
+/*
+ * Index the statements by name and find the ones that conflict: a name
+ * defined twice (in any case), and a name that is another's partition name
+ * (bay07p1 beside bay07). Returns the number of problems, or -ENOMEM.
+ */
+static int resolve_conflicts(struct da_table *t)
+{
+	int problems = 0, r;
+
+	for (size_t i = 0; i < t->nstmts; i++) {
+		struct da_alias *a = &t->store[i], *prev;
+		size_t len = strlen(a->name);
+
+		prev = hashmap_getn(&t->names, a->name, len);
+		if (prev) {
+			r = conflict(t, prev, a);
+			if (r < 0)
+				return r;
+			problems += r;
+			continue;
+		}
+		if (hashmap_putn(&t->names, a->name, len, a) < 0)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < t->nstmts; i++) {
+		struct da_alias *a = &t->store[i], *base;
+		size_t len = strlen(a->name), baselen;
+		unsigned int partno;
+
+		baselen = da_partition_base_len(a->name, len, &partno);
+		if (!baselen)
+			continue;
+		/* Keyed by the base's bytes inside the statement's own name, which lives on. */
+		if (hashmap_putn(&t->bases, a->name, baselen, a) < 0)
+			return -ENOMEM;
+		base = hashmap_getn(&t->names, a->name, baselen);
+		if (!base)
+			continue;
+		r = conflict(t, a, base);
+		if (r < 0)
+			return r;
+		problems += r;
+	}
+	for (size_t i = 0; i < t->nstmts; i++) {
+		if (t->store[i].conflict)
+			continue;
+		t->store[i].index = t->naliases;
+		t->bound[t->naliases++] = &t->store[i];
+	}
+	return problems;
+}
+
+static int problem_cmp(const void *pa, const void *pb)
+{
+	const struct da_problem *a = pa, *b = pb;
+
+	return a->line < b->line ? -1 : a->line > b->line;
 }
 
 enum text_mode {
@@ -321,10 +414,9 @@ enum text_mode {
 /*
  * Parse @buf into the empty table @t as @mode says; a buffer or mapping it
  * takes is freed with the table whatever happens. Returns the number of
- * problems, -ENOMEM, or -EFBIG for a text of 1 GiB or more.
+ * problems (in t->problems), -ENOMEM, or -EFBIG for a text of 1 GiB or more.
  */
-static int parse_text(struct da_table *t, char *buf, size_t len, enum text_mode mode,
-		      struct da_diag *diag)
+static int parse_text(struct da_table *t, char *buf, size_t len, enum text_mode mode)
 {
 	size_t start = 0, n = 0;
 	int r, problems = 0;
@@ -344,7 +436,8 @@ static int parse_text(struct da_table *t, char *buf, size_t len, enum text_mode 
 	t->arena = malloc(len + 4 * n + 1);
 	t->lines = malloc(n * sizeof(*t->lines));
 	t->store = calloc(n, sizeof(*t->store));
-	if (!t->text || !t->arena || !t->lines || !t->store ||
+	t->bound = malloc(n * sizeof(*t->bound));
+	if (!t->text || !t->arena || !t->lines || !t->store || !t->bound ||
 	    hashmap_reserve(&t->names, n) < 0)
 		return -ENOMEM;
 	if (mode == TEXT_COPY)
@@ -362,11 +455,17 @@ static int parse_text(struct da_table *t, char *buf, size_t len, enum text_mode 
 	/* Lines with a NUL byte are errors; looked for line by line only when there is one. */
 	nul = memchr(t->text, '\0', len) != NULL;
 	for (size_t i = 0; i < t->nlines; i++) {
-		r = parse_line(t, i, nul, diag);
+		r = parse_line(t, i, nul);
 		if (r < 0)
 			return r;
 		problems += r;
 	}
+	r = resolve_conflicts(t);
+	if (r < 0)
+		return r;
+	problems += r;
+	if (problems > 1)
+		qsort(t->problems.v, t->problems.n, sizeof(*t->problems.v), problem_cmp);
 	return problems;
 }
 
@@ -384,20 +483,15 @@ static struct da_table *table_new(const char *path)
 	return t;
 }
 
-DA_EXPORT int da_table_parse(const char *path, const char *buf, size_t len, struct da_diag *diag,
-			     struct da_table **ret_table)
+/* Hand the problems of @t to @diag, which may be NULL. */
+static int report_problems(const struct da_table *t, struct da_diag *diag)
 {
-	struct da_table *t = table_new(path);
-	int r;
+	for (size_t i = 0; diag && i < t->problems.n; i++) {
+		const struct da_problem *p = &t->problems.v[i];
 
-	if (!t)
-		return -ENOMEM;
-	r = parse_text(t, (char *)buf, len, TEXT_COPY, diag);
-	if (r != 0) {
-		da_table_free(t);
-		return r < 0 ? r : -EINVAL;
+		if (da_diag_add(diag, p->file, p->line, p->warning, "%s", p->msg) < 0)
+			return -ENOMEM;
 	}
-	*ret_table = t;
 	return 0;
 }
 
@@ -411,17 +505,30 @@ static int table_parse_taken(const char *path, char *buf, size_t len, enum text_
 	if (!t) {
 		if (mode == TEXT_MAPPED)
 			munmap(buf, len);
-		else
+		else if (mode == TEXT_OWNED)
 			free(buf);
 		return -ENOMEM;
 	}
-	r = parse_text(t, buf, len, mode, diag);
-	if (r != 0) {
+	r = parse_text(t, buf, len, mode);
+	if (r >= 0)
+		r = report_problems(t, diag);
+	if (r < 0) {
 		da_table_free(t);
-		return r < 0 ? r : -EINVAL;
+		return r;
 	}
 	*ret_table = t;
 	return 0;
+}
+
+DA_EXPORT int da_table_parse(const char *path, const char *buf, size_t len, struct da_diag *diag,
+			     struct da_table **ret_table)
+{
+	return table_parse_taken(path, (char *)buf, len, TEXT_COPY, diag, ret_table);
+}
+
+DA_EXPORT size_t da_table_problems(const struct da_table *t)
+{
+	return t->problems.n;
 }
 
 /* Refuse, when root, a table that someone other than root could have written. */
@@ -443,7 +550,8 @@ int da_table_open(const char *path, int *ret_fd, struct stat *st, struct da_diag
 	int fd, r;
 
 	*ret_fd = -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Not blocking: a FIFO put where the table was must not hang a udev worker. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		r = -errno;
 		if (r == -ENOENT)
@@ -454,6 +562,10 @@ int da_table_open(const char *path, int *ret_fd, struct stat *st, struct da_diag
 	r = fstat(fd, st) < 0 ? -errno : 0;
 	if (r == 0 && S_ISDIR(st->st_mode))
 		r = da_diag_add(diag, path, 0, false, "is a directory") ?: -EISDIR;
+	else if (r == 0 && !S_ISREG(st->st_mode))
+		r = da_diag_add(diag, path, 0, false, "not a regular file (%s); refusing to read it",
+				S_ISFIFO(st->st_mode) ? "a FIFO" : S_ISSOCK(st->st_mode) ? "a socket" :
+				"a device") ?: -EINVAL;
 	if (r == 0)
 		r = check_owner(path, st, diag);
 	if (r < 0) {
@@ -527,12 +639,21 @@ DA_EXPORT size_t da_table_count(const struct da_table *t)
 
 DA_EXPORT const struct da_alias *da_table_get(const struct da_table *t, size_t i)
 {
-	return i < t->naliases ? &t->store[i] : NULL;
+	return i < t->naliases ? t->bound[i] : NULL;
 }
 
 DA_EXPORT const struct da_alias *da_table_find(const struct da_table *t, const char *name)
 {
-	return hashmap_get(&t->names, name);
+	const struct da_alias *a = hashmap_get(&t->names, name);
+
+	return a && !a->conflict ? a : NULL;
+}
+
+unsigned int da_table_conflict_line(const struct da_table *t, const char *name)
+{
+	const struct da_alias *a = hashmap_get(&t->names, name);
+
+	return a && a->conflict ? a->line : 0;
 }
 
 DA_EXPORT const char *da_table_path(const struct da_table *t)
@@ -622,13 +743,16 @@ static char *format_identity(enum da_id_kind kind, const char *value)
 /*
  * Replace the text of the table with the lines of @t where line @idx (if
  * < nlines) is replaced by @repl (NULL: removed) and @append is added at the
- * end, then parse it; on failure @t is unchanged.
+ * end, then parse it. The line written must bind: when it does not, the
+ * problems are reported and @t is left unchanged. Bad lines elsewhere stay
+ * as they were, byte for byte.
  */
 static int table_splice(struct da_table *t, size_t idx, const char *repl, const char *append,
 			struct da_diag *diag)
 {
 	struct da_table *n = table_new(t->path);
 	char *text = NULL, *o;
+	unsigned int written = repl ? idx + 1 : 0;
 	size_t len = 0;
 	int r;
 
@@ -654,14 +778,26 @@ static int table_splice(struct da_table *t, size_t idx, const char *repl, const 
 		/* A last line without a newline gets one before the new statement. */
 		if (o > text && o[-1] != '\n')
 			*o++ = '\n';
+		written = 1;
+		for (const char *p = text; (p = memchr(p, '\n', o - p)); p++)
+			written++;
 		o = stpcpy(o, append);
 	}
-	r = parse_text(n, text, o - text, TEXT_OWNED, diag);
+	r = parse_text(n, text, o - text, TEXT_OWNED);
 	text = NULL;
-	if (r != 0) {
-		r = r < 0 ? r : -EINVAL;
+	if (r < 0)
 		goto out;
+	r = 0;
+	for (size_t i = 0; written && i < n->problems.n; i++) {
+		const struct da_problem *p = &n->problems.v[i];
+
+		if (p->line == written) {
+			r = da_diag_add(diag, p->file, 0, false, "%s", p->msg) ?: -EINVAL;
+			break;
+		}
 	}
+	if (r < 0)
+		goto out;
 	table_clear(t);
 	free(t->path);
 	*t = *n;
@@ -691,13 +827,34 @@ static int report_conflict(struct da_table *t, const char *name, const struct da
 	return da_name_check(name, NULL) < 0 ? -EINVAL : -EEXIST;
 }
 
+/* The statement named @name, to change it; one that conflicts is refused: it binds nothing. */
 static struct da_alias *find_or_report(struct da_table *t, const char *name, struct da_diag *diag)
 {
 	struct da_alias *a = hashmap_get(&t->names, name);
 
 	if (!a)
 		da_diag_add(diag, t->path, 0, false, "no alias '%s'", name);
-	return a;
+	else if (a->conflict)
+		da_diag_add(diag, t->path, a->line, false,
+			    "alias '%s' conflicts with another line and applies nowhere; "
+			    "fix that first (diskalias check)", a->name);
+	return a && !a->conflict ? a : NULL;
+}
+
+/* A kind and value a table line can hold, or the reason in @diag. */
+static int check_identity(const struct da_table *t, enum da_id_kind kind, const char *value,
+			  struct da_diag *diag)
+{
+	_cleanup_free_ char *shown = NULL;
+	const char *reason;
+
+	if (!da_id_kind_name(kind) || !value)
+		return -EINVAL;
+	if (da_identity_check(kind, value, &reason) == 0)
+		return 0;
+	shown = str_escape(value, strlen(value), DA_QUOTE_MAX, true);
+	return da_diag_add(diag, t->path, 0, false, "invalid identity '%s:%s': %s",
+			   da_id_kind_name(kind), shown ? shown : "", reason) ?: -EINVAL;
 }
 
 DA_EXPORT int da_table_add(struct da_table *t, const char *name, enum da_id_kind kind,
@@ -706,8 +863,9 @@ DA_EXPORT int da_table_add(struct da_table *t, const char *name, enum da_id_kind
 	_cleanup_free_ char *id = NULL, *line = NULL;
 	int r;
 
-	if (!da_id_kind_name(kind) || !value || !*value)
-		return -EINVAL;
+	r = check_identity(t, kind, value, diag);
+	if (r < 0)
+		return r;
 	r = report_conflict(t, name, NULL, diag);
 	if (r < 0)
 		return r;
@@ -735,9 +893,11 @@ DA_EXPORT int da_table_rebind(struct da_table *t, const char *name, enum da_id_k
 {
 	_cleanup_free_ char *id = NULL, *line = NULL;
 	struct da_alias *a;
+	int r;
 
-	if (!da_id_kind_name(kind) || !value || !*value)
-		return -EINVAL;
+	r = check_identity(t, kind, value, diag);
+	if (r < 0)
+		return r;
 	a = find_or_report(t, name, diag);
 	if (!a)
 		return -ENOENT;
@@ -750,13 +910,34 @@ DA_EXPORT int da_table_rebind(struct da_table *t, const char *name, enum da_id_k
 	return table_splice(t, a->lineidx, line, NULL, diag);
 }
 
+/* The first statement named @name exactly (any case when @fold), bound or not; or NULL. */
+static const struct da_alias *find_statement(const struct da_table *t, const char *name, bool fold)
+{
+	for (size_t i = 0; i < t->nstmts; i++)
+		if (fold ? strcasecmp(t->store[i].name, name) == 0 : streq(t->store[i].name, name))
+			return &t->store[i];
+	return NULL;
+}
+
 DA_EXPORT int da_table_remove(struct da_table *t, const char *name, struct da_diag *diag)
 {
-	struct da_alias *a = find_or_report(t, name, diag);
+	const struct da_alias *a;
+	bool fold;
+	int r = 0;
 
-	if (!a)
+	/*
+	 * Every line of the name goes: a name defined twice binds nothing, and
+	 * removing it must not leave the other line to bind by surprise. The
+	 * lines of the name as written, or if none, of the name in any case.
+	 */
+	if (!hashmap_get(&t->names, name)) {
+		da_diag_add(diag, t->path, 0, false, "no alias '%s'", name);
 		return -ENOENT;
-	return table_splice(t, a->lineidx, NULL, NULL, diag);
+	}
+	fold = !find_statement(t, name, false);
+	while (r >= 0 && (a = find_statement(t, name, fold)))
+		r = table_splice(t, a->lineidx, NULL, NULL, diag);
+	return r;
 }
 
 DA_EXPORT int da_table_rename(struct da_table *t, const char *oldname, const char *newname,
@@ -777,76 +958,125 @@ DA_EXPORT int da_table_rename(struct da_table *t, const char *oldname, const cha
 	return table_splice(t, a->lineidx, line, NULL, diag);
 }
 
-/* Write @t next to @path and rename it over @path; @dirfd is @path's directory. */
+/* Write @t over @path (its directory open as @dirfd), atomically, keeping the old file's owner and mode. */
 static int save_atomic(const struct da_table *t, const char *path, int dirfd, const struct stat *old,
 		       struct da_diag *diag)
 {
-	_cleanup_free_ char *tmp = NULL, *text = NULL;
+	_cleanup_free_ char *text = NULL;
 	size_t len;
+	int r;
+
+	text = da_table_format(t, &len);
+	if (!text)
+		return -ENOMEM;
+	r = replace_file_at(dirfd, path_basename(path), text, len, old ? old->st_mode & 07777 : 0644,
+			    old ? old->st_uid : (uid_t)-1, old ? old->st_gid : (gid_t)-1, true);
+	if (r < 0)
+		da_diag_add(diag, path, 0, false, "cannot save: %s", strerror(-r));
+	return r;
+}
+
+/* How long an editor waits for another's lock: DISKALIAS_LOCK_TIMEOUT seconds, default 10. */
+static unsigned int lock_timeout_ms(void)
+{
+	const char *s = getenv("DISKALIAS_LOCK_TIMEOUT");
+	unsigned int v;
+
+	return s && parse_uint(s, &v) == 0 && v < 86400 ? v * 1000 : 10000;
+}
+
+/*
+ * Take the edit lock of table @path, a file ".NAME.lock" beside it that
+ * only its owner can open: an unprivileged user must not be able to hold
+ * root's edits up. Waits up to lock_timeout_ms(), then says who holds it.
+ * Returns the lock's descriptor or -errno.
+ */
+static int lock_table(const char *path, int dirfd, struct da_diag *diag)
+{
+	_cleanup_free_ char *name = xasprintf(".%s.lock", path_basename(path));
+	_cleanup_free_ char *holder = NULL;
+	unsigned int waited = 0, timeout = lock_timeout_ms();
+	char pid[32];
+	struct stat st;
 	int fd, r;
 
-	tmp = xasprintf("%s.XXXXXX", path);
-	text = da_table_format(t, &len);
-	if (!tmp || !text)
+	if (!name)
 		return -ENOMEM;
-	fd = mkostemp(tmp, O_CLOEXEC);
+	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
 	if (fd < 0) {
 		r = -errno;
-		da_diag_add(diag, path, 0, false, "cannot create a temporary file: %s", strerror(-r));
+		da_diag_add(diag, path, 0, false, "cannot open its lock file %s: %s", name,
+			    r == -ELOOP ? "it is a symlink" : strerror(-r));
 		return r;
 	}
-	r = write_all(fd, text, len);
-	if (r == 0 && fchmod(fd, old ? old->st_mode & 07777 : 0644) < 0)
-		r = -errno;
-	if (r == 0 && old && fchown(fd, old->st_uid, old->st_gid) < 0 && geteuid() == 0)
-		r = -errno;
-	if (r == 0 && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
-		da_diag_add(diag, path, 0, false, "cannot save: %s", strerror(-r));
-		return r;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		close(fd);
+		return da_diag_add(diag, path, 0, false,
+				   "its lock file %s is not a private file of this user; refusing to edit",
+				   name) ?: -EPERM;
 	}
-	/* The rename is durable once the directory is. */
-	fsync(dirfd);
-	return 0;
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK || waited >= timeout) {
+			r = errno == EWOULDBLOCK ? -ETIMEDOUT : -errno;
+			if (read_fd(fd, &holder, NULL) == 0 && *holder)
+				holder[strcspn(holder, "\n")] = '\0';
+			da_diag_add(diag, path, 0, false, "cannot lock it%s%s%s: %s",
+				    holder && *holder ? " (held by process " : "",
+				    holder && *holder ? holder : "", holder && *holder ? ")" : "",
+				    r == -ETIMEDOUT ? "another edit is still running" : strerror(-r));
+			close(fd);
+			return r;
+		}
+		usleep(50 * 1000);
+		waited += 50;
+	}
+	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) == 0)
+		(void)!pwrite(fd, pid, strlen(pid), 0);
+	return fd;
 }
 
 DA_EXPORT int da_table_edit(const char *path, int (*edit)(struct da_table *table, void *data),
 			    void *data, struct da_diag *diag)
 {
-	_cleanup_free_ char *dircopy = strdup(path);
+	_cleanup_free_ char *real = NULL, *dircopy = NULL;
 	struct da_table *t = NULL;
 	struct stat st, *old = NULL;
-	int dirfd, fd, r, ret;
+	int dirfd, lockfd = -1, fd, r, ret;
 
+	/* A table that is a symlink is edited where it points, never replaced by a file. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		real = realpath(path, NULL);
+		if (!real) {
+			r = -errno;
+			da_diag_add(diag, path, 0, false, "a symlink to %s; refusing to edit it",
+				    r == -ENOENT ? "a missing file" : strerror(-r));
+			return r;
+		}
+		path = real;
+	}
+	dircopy = strdup(path);
 	if (!dircopy)
 		return -ENOMEM;
-	/*
-	 * Lock the directory, not the file: the file is replaced by rename, so a
-	 * lock on it would not be seen by an editor that opened the new one.
-	 */
 	dirfd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0) {
 		r = -errno;
 		da_diag_add(diag, path, 0, false, "cannot open its directory: %s", strerror(-r));
 		return r;
 	}
-	if (flock(dirfd, LOCK_EX) < 0) {
-		r = -errno;
-		da_diag_add(diag, path, 0, false, "cannot lock: %s", strerror(-r));
+	r = lockfd = lock_table(path, dirfd, diag);
+	if (r < 0)
 		goto out;
-	}
+	/* What an editor killed mid-way left: nobody else writes while we hold the lock. */
+	remove_stale_temps_at(dirfd, path_basename(path));
 	r = da_table_open(path, &fd, &st, diag);
 	if (r < 0)
 		goto out;
 	if (fd >= 0)
 		old = &st;
-	r = da_table_load_opened(path, fd, &st, diag, &t);
+	/* The table's own problems are the readers' to report: an edit keeps those lines as they are. */
+	r = da_table_load_opened(path, fd, &st, NULL, &t);
 	if (fd >= 0)
 		close(fd);
 	if (r < 0)
@@ -861,6 +1091,8 @@ DA_EXPORT int da_table_edit(const char *path, int (*edit)(struct da_table *table
 		r = ret;
 out:
 	da_table_free(t);
+	if (lockfd >= 0)
+		close(lockfd);
 	close(dirfd);
 	return r;
 }

@@ -6,14 +6,18 @@
  * rest of the call.
  *
  * The index is a file under run/ (a cache: lost at reboot, rebuilt by the
- * first call that finds it missing or stale) holding each alias of a table
- * that parsed without problems: its name and identity tokens as the table
- * has them, chained in hash buckets by the identity's key. A lookup reads
+ * first call that finds it missing or stale) holding each alias of the
+ * table that binds (bad and conflicting lines left out): its name and
+ * identity tokens as the table has them, chained in hash buckets by the
+ * identity's key. A lookup reads
  * the lines whose key hashes like one of the devices' identities and parses
  * just those as a table, so every rule of the table and of matching stays
  * in table.c and map.c. The index is trusted only when it belongs to the
  * caller, names the same table file (path, inode, size, times) and is
  * consistent throughout; anything else and the table is parsed whole.
+ * When the table itself cannot be used (as root, one others could have
+ * written), the index of the last table that could be is what names the
+ * devices: never from an untrusted table, never silently nothing.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -80,6 +84,10 @@ static size_t pad4(size_t n)
 static void stamp(struct index_header *h, const char *path, const struct stat *st)
 {
 	memcpy(h->magic, index_magic, sizeof(h->magic));
+	h->path_len = strlen(path);
+	h->hash_check = key_hash(DA_ID_SERIAL, "diskalias");
+	if (!st)
+		return;
 	h->dev = st->st_dev;
 	h->ino = st->st_ino;
 	h->size = st->st_size;
@@ -87,11 +95,13 @@ static void stamp(struct index_header *h, const char *path, const struct stat *s
 	h->mtime_nsec = st->st_mtim.tv_nsec;
 	h->ctime_sec = st->st_ctim.tv_sec;
 	h->ctime_nsec = st->st_ctim.tv_nsec;
-	h->path_len = strlen(path);
-	h->hash_check = key_hash(DA_ID_SERIAL, "diskalias");
 }
 
-/* The index in @map (@len bytes) as a view, when it is one of table @path as @st describes. */
+/*
+ * The index in @map (@len bytes) as a view, when it is one of table @path
+ * as @st describes; with @st NULL, one of table @path as it was whenever
+ * the index was made (the last good copy of a table that cannot be used now).
+ */
 static bool index_view(const char *map, size_t len, const char *path, const struct stat *st,
 		       struct index_view *v)
 {
@@ -102,6 +112,11 @@ static bool index_view(const char *map, size_t len, const char *path, const stru
 		return false;
 	memcpy(&h, map, sizeof(h));
 	stamp(&want, path, st);
+	if (!st) {
+		/* Any table's stamp, but the same format, path and hash function. */
+		memcpy(&want.dev, &h.dev, offsetof(struct index_header, path_len) -
+					  offsetof(struct index_header, dev));
+	}
 	if (memcmp(&h, &want, offsetof(struct index_header, nbuckets)))
 		return false;
 	if (!h.nbuckets || (h.nbuckets & (h.nbuckets - 1)) || h.nbuckets > 2 * INDEX_MAX_ENTRIES ||
@@ -186,29 +201,40 @@ static int index_lookup(const struct index_view *v, const char *path, const stru
 		len += sprintf(text + len, "alias %.*s %.*s\n", (int)e->name_len, v->blob + e->off,
 			       (int)e->id_len, v->blob + e->off + e->name_len);
 	}
-	/* The index's lines parsed once already: if they do not now, the index is spoiled. */
-	if (da_table_parse(path, text ? text : "", len, NULL, &t) == -ENOMEM)
+	/* The index's lines parsed cleanly once already: if they do not now, the index is spoiled. */
+	if (da_table_parse(path, text ? text : "", len, NULL, &t) < 0)
 		return -ENOMEM;
-	if (!t)
+	if (da_table_problems(t)) {
+		da_table_free(t);
 		return 0;
+	}
 	*ret_table = t;
 	return 1;
 }
 
 /*
- * Look the devices of @list up in the index at @index_path, if it is one
- * of table @path as @st describes. Returns 1 when the index answered, 0
- * when it cannot (missing, stale, not the caller's, spoiled), or -ENOMEM.
+ * Look the devices of @list up in the index of @ctx, if it is one of table
+ * @path as @st describes (@st NULL: as it was when the index was made).
+ * Returns 1 when the index answered, 0 when it cannot (missing, stale, not
+ * the caller's, in a directory others can write, spoiled), or -ENOMEM.
  */
-static int index_read(const char *index_path, const char *path, const struct stat *st,
+static int index_read(const struct da_ctx *ctx, const char *path, const struct stat *st,
 		      const struct da_devlist *list, struct da_table **ret_table)
 {
+	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
+	_cleanup_free_ char *index_path = da_ctx_path(ctx, DA_FILE_TABLE_INDEX);
 	struct index_view v;
 	struct stat ist;
 	void *map;
-	int fd, r = 0;
+	int dfd, fd, r = 0;
 
-	fd = open(index_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (!dir || !index_path)
+		return -ENOMEM;
+	dfd = open_private_dir(dir, false);
+	if (dfd < 0)
+		return 0;
+	fd = openat(dfd, path_basename(index_path), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	close(dfd);
 	if (fd < 0)
 		return 0;
 	if (fstat(fd, &ist) < 0 || !S_ISREG(ist.st_mode) || ist.st_uid != geteuid() ||
@@ -290,56 +316,62 @@ static char *index_build(const struct da_table *t, const char *path, const struc
 	return buf;
 }
 
-/* Replace the index at @index_path with one of @t; best effort, as a cache is. */
-static void index_write(const char *index_path, const struct da_table *t, const char *path,
+/* Replace the index of @ctx with one of @t; best effort, as a cache is. */
+static void index_write(const struct da_ctx *ctx, const struct da_table *t, const char *path,
 			const struct stat *st)
 {
-	_cleanup_free_ char *dir = strdup(index_path), *tmp = xasprintf("%s.XXXXXX", index_path);
+	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
+	_cleanup_free_ char *index_path = da_ctx_path(ctx, DA_FILE_TABLE_INDEX);
 	_cleanup_free_ char *buf = NULL;
 	size_t len;
-	char *slash;
-	bool ok;
-	int fd;
+	int dfd;
 
-	if (!dir || !tmp)
+	if (!dir || !index_path)
 		return;
-	slash = strrchr(dir, '/');
-	*slash = '\0';
-	/* Where run/ cannot be written, give up before building anything. */
-	if (mkdir_p(dir) < 0)
-		return;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
+	/* Where run/ cannot be written, or is not root's own, give up before building anything. */
+	dfd = open_private_dir(dir, true);
+	if (dfd < 0)
 		return;
 	buf = index_build(t, path, st, &len);
-	ok = buf && fchmod(fd, 0644) == 0 && write_all(fd, buf, len) == 0;
-	if (close(fd) < 0 || !ok || rename(tmp, index_path) < 0)
-		unlink(tmp);
+	if (buf)
+		replace_file_at(dfd, path_basename(index_path), buf, len, 0644, -1, -1, false);
+	close(dfd);
 }
 
 DA_EXPORT int da_table_load_for(const struct da_ctx *ctx, const char *path,
 				const struct da_devlist *list, struct da_diag *diag,
 				struct da_table **ret_table)
 {
-	_cleanup_free_ char *index_path = da_ctx_path(ctx, DA_FILE_TABLE_INDEX);
 	_cleanup_free_ char *renamed_path = da_ctx_path(ctx, DA_FILE_RENAMED);
+	struct da_diag why = {};
 	struct stat st, rst;
 	int fd, r;
 
-	if (!index_path || !renamed_path)
+	if (!renamed_path)
 		return -ENOMEM;
-	r = da_table_open(path, &fd, &st, diag);
-	if (r < 0)
-		return r;
+	r = da_table_open(path, &fd, &st, &why);
+	if (r < 0) {
+		/*
+		 * A table that cannot be used now (not root's, writable by others,
+		 * unreadable, not a file): the names of the last table that could
+		 * be are better than none, and it is said so.
+		 */
+		int q = r == -ENOMEM ? 0 : index_read(ctx, path, NULL, list, ret_table);
+
+		for (size_t i = 0; i < why.n; i++)
+			da_diag_add(diag, why.v[i].file, why.v[i].line, false, "%s%s", why.v[i].msg,
+				    q > 0 ? "; using its last good copy, kept in run/diskalias" : "");
+		da_diag_clear(&why);
+		return q > 0 ? 0 : q < 0 ? q : r;
+	}
 	if (fd < 0)	/* no table: nothing to index */
 		return da_table_load_opened(path, fd, &st, diag, ret_table);
 	/* Old names kept by a forced rename are checked against the whole table (links.c). */
-	r = stat(renamed_path, &rst) == 0 && rst.st_size > 0 ? 0 :
-	    index_read(index_path, path, &st, list, ret_table);
+	r = stat(renamed_path, &rst) == 0 && rst.st_size > 0 ? 0 : index_read(ctx, path, &st, list, ret_table);
 	if (r == 0) {
 		r = da_table_load_opened(path, fd, &st, diag, ret_table);
 		if (r == 0)
-			index_write(index_path, *ret_table, path, &st);
+			index_write(ctx, *ret_table, path, &st);
 	}
 	close(fd);
 	return r < 0 ? r : 0;

@@ -14,7 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 
+#include "hashmap.h"
 #include "internal.h"
 
 /* The value of @key in @env ("KEY=value" strings), or NULL when absent or empty. */
@@ -186,19 +189,21 @@ DA_EXPORT int da_devlist_from_udev(const char *kname, char *const *env,
 	return 0;
 }
 
-DA_EXPORT int da_udev_record(const struct da_ctx *ctx, const char *kname, const char *name,
-			     const char *identity)
+/* Write the record "<14>diskalias: TEXT" to the kernel log of @ctx, @text escaped to one line. */
+static int kmsg_write(const struct da_ctx *ctx, const char *text)
 {
 	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_KMSG);
+	_cleanup_free_ char *safe = str_escape(text, strlen(text), 0, true);
 	_cleanup_free_ char *rec = NULL;
 	ssize_t n;
 	int fd, r = 0;
 
 	/* <14>: facility user, level info, as syslog(3) would. */
-	rec = xasprintf("<14>diskalias: %s is %s (%s)\n", kname, name, identity);
+	rec = safe ? xasprintf("<14>diskalias: %s\n", safe) : NULL;
 	if (!path || !rec)
 		return -ENOMEM;
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
+	/* Never through a link: under a sysroot, one could point a root write anywhere. */
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
 	/* /dev/kmsg takes one record per write. */
@@ -207,6 +212,76 @@ DA_EXPORT int da_udev_record(const struct da_ctx *ctx, const char *kname, const 
 		r = -errno;
 	close(fd);
 	return r;
+}
+
+DA_EXPORT int da_udev_record(const struct da_ctx *ctx, const char *kname, const char *name,
+			     const char *identity)
+{
+	_cleanup_free_ char *text = xasprintf("%s is %s (%s)", kname, name, identity);
+
+	return text ? kmsg_write(ctx, text) : -ENOMEM;
+}
+
+/* Problems logged per table version: more would flood the log at boot. */
+#define LOG_PROBLEMS_MAX 8
+
+DA_EXPORT int da_udev_log_problems(const struct da_ctx *ctx, const char *path,
+				   const struct da_diag *diag)
+{
+	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
+	_cleanup_free_ char *logged = da_ctx_path(ctx, DA_FILE_PROBLEMS_LOGGED);
+	_cleanup_free_ char *version = NULL, *seen = NULL;
+	struct stat st = {};
+	unsigned int said = 0;
+	int dfd, fd, r = 1;
+
+	if (!diag || !diag->n)
+		return 0;
+	if (!dir || !logged)
+		return -ENOMEM;
+	/* The table's version, and what was said of it: the same file can go from used to refused. */
+	for (size_t i = 0; i < diag->n; i++)
+		said = said * 31 + hashmap_hash(diag->v[i].msg, strlen(diag->v[i].msg), false);
+	stat(path, &st);
+	version = xasprintf("%s %llu %llu %lld %lld.%09ld %lld.%09ld %08x\n", path,
+			    (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+			    (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+			    (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec, said);
+	if (!version)
+		return -ENOMEM;
+	/* One helper per device runs at once at boot: the first one logs, under the lock. */
+	dfd = open_private_dir(dir, true);
+	fd = dfd < 0 ? dfd : openat(dfd, path_basename(logged),
+				   O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (dfd >= 0)
+		close(dfd);
+	if (fd >= 0 && flock(fd, LOCK_EX) == 0 && read_fd(fd, &seen, NULL) == 0 && streq(seen, version)) {
+		close(fd);
+		return 0;
+	}
+	for (size_t i = 0; i < diag->n && i < LOG_PROBLEMS_MAX && r >= 0; i++) {
+		const struct da_problem *p = &diag->v[i];
+		_cleanup_free_ char *text = NULL;
+
+		if (p->line)
+			text = xasprintf("%s:%u: %s", p->file ? p->file : path, p->line, p->msg);
+		else
+			text = xasprintf("%s: %s", p->file ? p->file : path, p->msg);
+		r = text ? kmsg_write(ctx, text) : -ENOMEM;
+	}
+	if (r >= 0 && diag->n > LOG_PROBLEMS_MAX) {
+		_cleanup_free_ char *text = xasprintf("%s: %zu more problems (diskalias check)", path,
+						      diag->n - LOG_PROBLEMS_MAX);
+
+		r = text ? kmsg_write(ctx, text) : -ENOMEM;
+	}
+	/* Where run/ cannot be written, every helper logs: better than none. */
+	if (fd >= 0) {
+		if (r >= 0 && ftruncate(fd, 0) == 0)
+			(void)!pwrite(fd, version, strlen(version), 0);
+		close(fd);
+	}
+	return r < 0 ? r : 1;
 }
 
 DA_EXPORT bool da_udev_running(const struct da_ctx *ctx)

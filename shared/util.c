@@ -3,9 +3,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 
 #include "util.h"
@@ -364,7 +367,7 @@ void strv_free(struct strv *l)
 
 int write_string(const char *path, const char *s)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY), r = 0;
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW), r = 0;
 	size_t len = strlen(s);
 
 	if (fd < 0)
@@ -407,4 +410,155 @@ int write_all(int fd, const char *buf, size_t len)
 		len -= n;
 	}
 	return 0;
+}
+
+int open_private_dir(char *dir, bool create)
+{
+	struct stat st;
+	int fd, r;
+
+	if (create) {
+		r = mkdir_p(dir);
+		if (r < 0)
+			return r;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOTDIR ? -EPERM : -errno;
+	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+static const char temp_tag[] = ".tmp-";
+
+int replace_file_at(int dirfd, const char *name, const char *buf, size_t len, unsigned int mode,
+		    unsigned int uid, unsigned int gid, bool sync)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	_cleanup_free_ char *tmp = xasprintf(".%s%sXXXXXX", name, temp_tag);
+	int fd = -1, r = 0;
+
+	if (!tmp)
+		return -ENOMEM;
+	for (int tries = 0; fd < 0 && tries < 100; tries++) {
+		unsigned char rnd[6];
+		char *x = tmp + strlen(tmp) - 6;
+
+		if (getrandom(rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
+			for (size_t i = 0; i < sizeof(rnd); i++)
+				rnd[i] = (unsigned char)(rand() ^ getpid() ^ tries);
+		for (size_t i = 0; i < sizeof(rnd); i++)
+			x[i] = letters[rnd[i] % (sizeof(letters) - 1)];
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0 && errno != EEXIST)
+			return -errno;
+	}
+	if (fd < 0)
+		return -EEXIST;
+	r = write_all(fd, buf, len);
+	if (r == 0 && fchmod(fd, mode) < 0)
+		r = -errno;
+	if (r == 0 && uid != (unsigned int)-1 && fchown(fd, uid, gid) < 0 && geteuid() == 0)
+		r = -errno;
+	if (r == 0 && sync && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && renameat(dirfd, tmp, dirfd, name) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlinkat(dirfd, tmp, 0);
+		return r;
+	}
+	/* The rename is durable once the directory is. */
+	if (sync)
+		fsync(dirfd);
+	return 0;
+}
+
+void remove_stale_temps_at(int dirfd, const char *name)
+{
+	_cleanup_free_ char *prefix = xasprintf(".%s%s", name, temp_tag);
+	struct dirent *de;
+	size_t n;
+	DIR *dp;
+	int fd;
+
+	if (!prefix)
+		return;
+	n = strlen(prefix);
+	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	dp = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dp) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(dp)))
+		if (strncmp(de->d_name, prefix, n) == 0 && strlen(de->d_name) == n + 6)
+			unlinkat(dirfd, de->d_name, 0);
+	closedir(dp);
+}
+
+/* Length of the UTF-8 sequence at @s (at most @len bytes), 0 when it is not a valid one. */
+static size_t utf8_len(const unsigned char *s, size_t len)
+{
+	size_t n;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n > len)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not UTF-8. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+char *str_escape(const char *str, size_t len, size_t max, bool backslash)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t shown = max && len > max ? max : len;
+	char *out = malloc(4 * shown + 4), *o = out;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < shown;) {
+		size_t n = utf8_len(s + i, shown - i);
+
+		if (n == 3 && s[i] == 0xef && s[i + 1] == 0xbb && s[i + 2] == 0xbf) {
+			o = stpcpy(o, "<U+FEFF>");
+		} else if (n == 1 && s[i] >= 0x20 && s[i] != 0x7f && (s[i] != '\\' || !backslash)) {
+			*o++ = s[i];
+		} else if (n > 1 && !(n == 2 && s[i] == 0xc2 && s[i + 1] < 0xa0)) {
+			memcpy(o, s + i, n);
+			o += n;
+		} else {
+			n = 1;
+			o += sprintf(o, "\\x%02x", s[i]);
+		}
+		i += n;
+	}
+	if (shown < len)
+		o = stpcpy(o, "...");
+	*o = '\0';
+	return out;
 }

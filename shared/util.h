@@ -41,9 +41,37 @@ int read_file(const char *path, char **ret_buf, size_t *ret_len);
 int read_file_at(int dfd, const char *path, char **ret_buf, size_t *ret_len);
 /*
  * Write @s to the existing file @path (truncated), as one write: a sysfs
- * attribute or uevent file takes a value per write. Returns 0 or -errno.
+ * attribute or uevent file takes a value per write. A symlink as @path is
+ * refused (-ELOOP): a planted link must not steer a root write elsewhere.
+ * Returns 0 or -errno.
  */
 int write_string(const char *path, const char *s);
+/*
+ * Open directory @dir (made first, with its parents, when @create) for
+ * files only its owner may change: it must be a real directory (not a
+ * symlink), owned by the caller and not writable by group or others.
+ * Returns the descriptor, -EPERM for a directory that fails that, or -errno.
+ */
+int open_private_dir(char *dir, bool create);
+/*
+ * Replace file @name in directory @dirfd by @len bytes of @buf with @mode:
+ * written to a new hidden file ".NAME.tmp-XXXXXX" (never through a link),
+ * given owner @uid:@gid unless @uid is (unsigned)-1 (a failure to do so
+ * matters only to root), flushed when @sync, then renamed over @name. On failure @name is as it
+ * was and no temporary file is left. Returns 0 or -errno.
+ */
+int replace_file_at(int dirfd, const char *name, const char *buf, size_t len, unsigned int mode,
+		    unsigned int uid, unsigned int gid, bool sync);
+/* Remove the temporary files replace_file_at() left for @name in @dirfd (a writer killed mid-way). */
+void remove_stale_temps_at(int dirfd, const char *name);
+/*
+ * @len bytes of @s made safe to show on a terminal or in the kernel log:
+ * control bytes, C1 controls and invalid UTF-8 as \xNN (and '\' itself
+ * with @backslash, so that what is shown reads back unambiguously), an
+ * invisible U+FEFF as <U+FEFF>; past @max bytes of @s (0: no limit) the
+ * rest is replaced by "...". Caller frees.
+ */
+char *str_escape(const char *s, size_t len, size_t max, bool backslash);
 /* As read_file(), from an open file descriptor (which stays open). */
 int read_fd(int fd, char **ret_buf, size_t *ret_len);
 int write_all(int fd, const char *buf, size_t len);

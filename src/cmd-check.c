@@ -8,9 +8,10 @@ static const char check_usage[] =
 	"Usage:\n"
 	" diskalias check\n"
 	"\n"
-	"Check the alias table: syntax, names, duplicates, collisions with partition\n"
-	"names, identities that match several devices (errors, exit status 1), and\n"
-	"aliases whose disk is not present (warnings).\n";
+	"Check the alias table: syntax, names, identities, duplicates, collisions\n"
+	"with partition names, identities that match several devices (errors, exit\n"
+	"status 1), and aliases whose disk is not present (warnings). Every other\n"
+	"command reports a bad line too, and applies the lines that are good.\n";
 
 /* The kernel names of every device carrying @a's identity, "sdc, sdd". */
 static char *matching_devices(const struct tool *t, const struct da_alias *a)
@@ -72,7 +73,8 @@ int cmd_check(struct tool *t, int argc, char **argv)
 	}
 	print_diag(&diag);
 	da_diag_clear(&diag);
-	printf("%s: %zu aliases: %zu present, %zu missing, %zu ambiguous\n", t->table_path,
-	       da_table_count(t->table), present, missing, ambiguous);
-	return ambiguous ? EXIT_FAIL : EXIT_OK;
+	printf("%s: %zu aliases: %zu present, %zu missing, %zu ambiguous; %zu problem%s\n",
+	       t->table_path, da_table_count(t->table), present, missing, ambiguous,
+	       da_table_problems(t->table), da_table_problems(t->table) == 1 ? "" : "s");
+	return ambiguous || da_table_problems(t->table) ? EXIT_FAIL : EXIT_OK;
 }

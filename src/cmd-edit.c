@@ -38,9 +38,8 @@ static int parse_edit_opts(struct tool *t, int argc, char **argv, const char *us
 				return usage_error(t->cmd, "unrecognized option '--by'");
 			*by = da_id_kind_from_name(optarg);
 			if (*by == DA_ID_INVALID)
-				return usage_error(t->cmd,
-						   "--by: unknown kind '%s' (wwn, serial, id, path, uuid, label, partuuid, partlabel)",
-						   optarg);
+				return usage_error(t->cmd, "--by: unknown identity kind '%s' (expected one of %s)",
+						   optarg, da_id_kinds_text());
 			break;
 		default:
 			r = tool_common_option(t, c, usage);
@@ -56,13 +55,17 @@ static int run_edit(struct tool *t, int (*fn)(struct da_table *, void *), struct
 {
 	int r;
 
-	if (tool_load(t, 0) < 0)
+	if (tool_load(t, NEED_TABLE) < 0)
 		return EXIT_FAIL;
 	r = da_table_edit(t->table_path, fn, e, &e->diag);
 	print_diag(&e->diag);
 	if (r < 0 && !e->diag.n)
 		errmsg("%s: %s", t->table_path, strerror(-r));
 	da_diag_clear(&e->diag);
+	/* The bad lines were reported when the table was read; the edit kept them. */
+	if (r >= 0 && t->table_problems)
+		errmsg("%s: warning: the table still has %zu problem%s, left as written (see 'diskalias check')",
+		       t->table_path, t->table_problems, t->table_problems == 1 ? "" : "s");
 	return r < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -95,6 +98,17 @@ static size_t count_matches(const struct tool *t, enum da_id_kind kind, const ch
 	for (size_t i = 0; i < da_devlist_count(t->list); i++)
 		n += da_device_has_identity(da_devlist_get(t->list, i), kind, value);
 	return n;
+}
+
+/* The index of the first device in @t that carries identity @kind @value. */
+static size_t first_match(const struct tool *t, enum da_id_kind kind, const char *value)
+{
+	size_t i = 0;
+
+	while (i < da_devlist_count(t->list) &&
+	       !da_device_has_identity(da_devlist_get(t->list, i), kind, value))
+		i++;
+	return i;
 }
 
 static const char *const kind_description[_DA_ID_MAX] = {
@@ -134,6 +148,9 @@ static int pick_identity(const struct tool *t, const struct da_device *d, enum d
 			/* A wwn- link is the WWN again; bind by the WWN itself. */
 			if (order[k] == DA_ID_ID && by == DA_ID_INVALID && strncmp(v, "wwn-", 4) == 0)
 				continue;
+			/* A value no table line can hold (a serial with control bytes): the next one. */
+			if (da_identity_check(order[k], v, NULL) < 0)
+				continue;
 			if (count_matches(t, order[k], v) == 1) {
 				e->kind = order[k];
 				e->value = v;
@@ -171,6 +188,7 @@ static const char set_usage[] =
 int cmd_set(struct tool *t, int argc, char **argv)
 {
 	enum da_id_kind by = DA_ID_INVALID;
+	const struct da_device *bound = NULL;
 	struct strv knames = {};
 	struct edit e = {};
 	const char *reason, *arg;
@@ -192,6 +210,11 @@ int cmd_set(struct tool *t, int argc, char **argv)
 		errmsg("invalid alias name '%s': %s", e.name, reason);
 		return EXIT_FAIL;
 	}
+	if (identity && da_identity_check(e.kind, e.value, &reason) < 0) {
+		errmsg("invalid identity '%s': %s", arg, reason);
+		return EXIT_FAIL;
+	}
+	t->may_create = true;
 	if (tool_load(t, NEED_MAP) < 0)
 		return EXIT_FAIL;
 	if (identity) {
@@ -213,13 +236,21 @@ int cmd_set(struct tool *t, int argc, char **argv)
 		if (r < 0 || pick_identity(t, d, by, &e) < 0)
 			return EXIT_FAIL;
 		tool_affected_dev(t, d, &knames);
+		bound = d;
 	}
 	/* Rebinding moves the name: the device it named changes too. */
 	tool_affected(t, e.name, &knames);
 	r = run_edit(t, edit_set, &e);
+	/* Say what the name now stands for: the user chose a device, the tool chose how to find it. */
+	if (r == EXIT_OK && identity && n == 1)
+		bound = da_devlist_get(t->list, first_match(t, e.kind, e.value));
+	if (r == EXIT_OK && bound)
+		printf("%s -> %s (%s:%s)\n", e.name, da_device_kname(bound), da_id_kind_name(e.kind),
+		       e.value);
+	/* Before the notes on stderr, as a terminal shows them. */
+	fflush(stdout);
 	if (r == EXIT_OK && identity && n == 0)
-		fprintf(stderr, "diskalias: note: no device with %s is present now; '%s' applies when one appears\n",
-			arg, e.name);
+		notemsg("no device with %s is present now; '%s' applies when one appears", arg, e.name);
 	if (r == EXIT_OK)
 		tool_notify(t, &knames);
 	strv_free(&knames);
@@ -266,7 +297,7 @@ int cmd_unset(struct tool *t, int argc, char **argv)
 	if (optind >= argc)
 		return usage_error("unset", "expected an alias name");
 	e.names = argv + optind;
-	if (tool_load(t, 0) < 0)
+	if (tool_load(t, NEED_TABLE) < 0)
 		return EXIT_FAIL;
 	for (char **names = e.names; *names; names++)
 		tool_affected(t, *names, &knames);
@@ -337,7 +368,7 @@ int cmd_rename(struct tool *t, int argc, char **argv)
 		if (q < 0)
 			errmsg("cannot keep the link of '%s': %s", e.name, strerror(-q));
 		else
-			fprintf(stderr, "diskalias: note: /dev/disk/by-alias/%s stays on %s until it goes away or the next boot\n",
+			notemsg("/dev/disk/by-alias/%s stays on %s until it goes away or the next boot",
 				e.name, knames.v[0]);
 	}
 	if (r == EXIT_OK)

@@ -16,8 +16,9 @@ static int parse_query_opts(struct tool *t, int argc, char **argv, const char *u
 }
 
 /*
- * Look up every argument and print what @show makes of its device; an
- * argument that fails is reported and the rest still printed.
+ * Look up every argument and print what @show makes of its device, one
+ * line each, in order: an argument that fails is reported on stderr and
+ * gets an empty line, so the output still lines up with the arguments.
  */
 static int query(struct tool *t, int argc, char **argv, const char *usage,
 		 int (*show)(struct tool *t, const char *arg, struct da_device *d))
@@ -36,8 +37,10 @@ static int query(struct tool *t, int argc, char **argv, const char *usage,
 		r = da_map_lookup(t->map, argv[i], &diag, &d);
 		print_diag(&diag);
 		da_diag_clear(&diag);
-		if (r < 0 || show(t, argv[i], d) < 0)
+		if (r < 0 || show(t, argv[i], d) < 0) {
+			putchar('\n');
 			ret = EXIT_FAIL;
+		}
 	}
 	return ret;
 }

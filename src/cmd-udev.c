@@ -45,8 +45,14 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 		errmsg("%s: %s", kname, strerror(-r));
 		return EXIT_FAIL;
 	}
-	/* Only the lines this device can match: through the table's index, once it has one. */
-	if (tool_load(t, NEED_TABLE_FOR_LIST) < 0)
+	/*
+	 * Only the lines this device can match: through the table's index, once
+	 * it has one. What is wrong with the table goes to the kernel log too,
+	 * once per version of it: udev keeps a helper's stderr to itself.
+	 */
+	r = tool_load(t, NEED_TABLE_FOR_LIST);
+	da_udev_log_problems(t->ctx, t->table_path, &t->table_diag);
+	if (r < 0)
 		return EXIT_FAIL;
 	r = da_map_new(t->table, t->list, &t->map);
 	if (r >= 0)
@@ -174,8 +180,8 @@ void tool_notify(struct tool *t, const struct strv *knames)
 		return;
 	if (!da_udev_running(t->ctx)) {
 		control = da_ctx_path(t->ctx, DA_FILE_UDEV_CONTROL);
-		fprintf(stderr, "diskalias: note: udev is not running here (no %s); "
-			"run 'diskalias apply' to update /dev/disk/by-alias\n", control ? control : "");
+		notemsg("udev is not running here (no %s); run 'diskalias apply' to update /dev/disk/by-alias",
+			control ? control : "");
 		return;
 	}
 	for (size_t i = 0; i < knames->n; i++) {

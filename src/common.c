@@ -10,15 +10,35 @@
 
 #include "tool.h"
 
+/*
+ * Every message goes through here: text from the table or a device (a
+ * serial with an escape sequence or a newline) must not reach the
+ * terminal raw or forge a second line.
+ */
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	_cleanup_free_ char *msg = xvasprintf(fmt, ap);
+	_cleanup_free_ char *safe = msg ? str_escape(msg, strlen(msg), 0, false) : NULL;
+
+	fprintf(stderr, "diskalias: %s%s\n", prefix, safe ? safe : "out of memory");
+}
+
 void errmsg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("diskalias: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+void notemsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("note: ", fmt, ap);
+	va_end(ap);
 }
 
 int usage_error(const char *cmd, const char *fmt, ...)
@@ -28,11 +48,10 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	/* Commands may pass their argv[0], which reads "diskalias CMD". */
 	if (cmd && strncmp(cmd, "diskalias ", 10) == 0)
 		cmd += 10;
-	fputs("diskalias: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage("", fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'diskalias %s%s--help' for more information.\n", cmd ? cmd : "",
+	fprintf(stderr, "Try 'diskalias %s%s--help' for more information.\n", cmd ? cmd : "",
 		cmd ? " " : "");
 	return EXIT_USAGE;
 }
@@ -42,12 +61,12 @@ void print_diag(const struct da_diag *diag)
 	for (size_t i = 0; diag && i < diag->n; i++) {
 		const struct da_problem *p = &diag->v[i];
 
-		fputs("diskalias: ", stderr);
 		if (p->file && p->line)
-			fprintf(stderr, "%s:%u: ", p->file, p->line);
+			errmsg("%s:%u: %s%s", p->file, p->line, p->warning ? "warning: " : "", p->msg);
 		else if (p->file)
-			fprintf(stderr, "%s: ", p->file);
-		fprintf(stderr, "%s%s\n", p->warning ? "warning: " : "", p->msg);
+			errmsg("%s: %s%s", p->file, p->warning ? "warning: " : "", p->msg);
+		else
+			errmsg("%s%s", p->warning ? "warning: " : "", p->msg);
 	}
 }
 
@@ -94,8 +113,14 @@ static int load_ctx(struct tool *t)
 		errmsg("%s: cannot use as root: %s", t->root ? t->root : "/", strerror(-r));
 		return -1;
 	}
-	if (t->config)
+	if (t->config) {
+		/* A table named on the command line that is not there is a mistake, not an empty table. */
+		if (!t->may_create && access(t->config, F_OK) < 0 && errno == ENOENT) {
+			errmsg("%s: no such file", t->config);
+			return -1;
+		}
 		t->table_path = strdup(t->config);
+	}
 	else if (getenv("DISKALIAS_CONFIG") && *getenv("DISKALIAS_CONFIG"))
 		t->table_path = strdup(getenv("DISKALIAS_CONFIG"));
 	else
@@ -115,11 +140,15 @@ int tool_load(struct tool *t, unsigned int need)
 	if (load_ctx(t) < 0)
 		return -1;
 	if ((need & NEED_TABLE) && !t->table) {
+		da_diag_clear(&t->table_diag);
 		r = (need & NEED_TABLE_FOR_LIST) == NEED_TABLE_FOR_LIST ?
-			    da_table_load_for(t->ctx, t->table_path, t->list, &diag, &t->table) :
-			    da_table_load(t->table_path, &diag, &t->table);
-		if (r < 0 && !diag.n)
+			    da_table_load_for(t->ctx, t->table_path, t->list, &t->table_diag, &t->table) :
+			    da_table_load(t->table_path, &t->table_diag, &t->table);
+		if (r < 0 && !t->table_diag.n)
 			errmsg("%s: %s", t->table_path, strerror(-r));
+		print_diag(&t->table_diag);
+		if (r >= 0)
+			t->table_problems = da_diag_errors(&t->table_diag);
 	}
 	if (r >= 0 && (need & NEED_DEVICES) && !t->list) {
 		r = (need & NEED_MAP_NAMES) == NEED_MAP_NAMES ?
@@ -143,6 +172,7 @@ void tool_done(struct tool *t)
 	da_map_free(t->map);
 	da_devlist_free(t->list);
 	da_table_free(t->table);
+	da_diag_clear(&t->table_diag);
 	da_ctx_unref(t->ctx);
 	free(t->table_path);
 }

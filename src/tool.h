@@ -35,6 +35,9 @@ struct tool {
 	struct da_table *table;
 	struct da_devlist *list;
 	struct da_map *map;
+	struct da_diag table_diag;	/* what was wrong with the table, reported when it was loaded */
+	size_t table_problems;	/* of which problems (not warnings): bad lines */
+	bool may_create;	/* an edit: a missing -c FILE is created */
 };
 
 /* Global options every command also accepts after its name. */
@@ -58,8 +61,10 @@ int tool_options(struct tool *t, int argc, char **argv, const char *usage);
 /* The usage error: "diskalias: MSG" and a hint; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
 void print_diag(const struct da_diag *diag);
-/* Print "diskalias: " + message to stderr. */
+/* Print "diskalias: " + message to stderr, control bytes and invalid UTF-8 escaped. */
 void errmsg(const char *fmt, ...) _printf_(1, 2);
+/* The same as "diskalias: note: ...". */
+void notemsg(const char *fmt, ...) _printf_(1, 2);
 
 /* --annotate (-a) and --reverse (-r): sets *@mode and returns 0 when @c is one of them. */
 int tool_mode_option(int c, enum da_rewrite_mode *mode);

@@ -198,7 +198,7 @@ static void test_discovery(void **state)
 static const char table[] =
 	"alias bay07 wwn:naa.5000C500A1B2C3D4\n"
 	"alias dup serial:DUP\n"
-	"alias gone wwn:0x1\n"
+	"alias gone wwn:0x5000000000000001\n"
 	"alias data partuuid:1234-02\n"
 	"alias front path:pci-0000:00:10.0-scsi-0:0:3:0\n";
 

@@ -31,10 +31,16 @@ T
 da apply
 links
 echo "sdd alias: $(cat "$ROOT/sys/class/block/sdd/alias")"
-# An unreadable table changes nothing.
+# A bad line binds nothing, and the others still apply: bay07's link goes, data's stays.
 table <<'T'
-alias sdc wwn:0x1
+alias sdc wwn:0x5000c500a1b2c3d4
+alias data serial:VBLK-DATA
 T
+da apply
+links | head -n 3
+# A table that cannot be read at all changes nothing.
+rm "$ROOT/etc/diskalias.conf"
+mkfifo "$ROOT/etc/diskalias.conf"
 da apply
 links | head -n 3
 da apply extra

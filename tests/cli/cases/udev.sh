@@ -51,12 +51,48 @@ ud sdc1 "${scsi[@]}" DEVTYPE=partition PARTN=1 DEVPATH=/devices/x/block/sdc/sdc1
 ud sdd "${scsi[@]}" DEVTYPE=disk ID_WWN=0x5000c500a1b2c3d4
 ud "" DISKALIAS_SYSROOT=$ROOT
 ud sdc/x DISKALIAS_SYSROOT=$ROOT
-# A broken table is an error udev logs; usage errors.
+# A bad line binds nothing, the others still do; each problem goes to the
+# kernel log once per version of the table, however many devices follow.
 table <<'T'
-alias bay07 wwn:0x1
-alias BAY07 wwn:0x2
+alias bay07 wwn:0x5000c500a1b2c3d4
+alias BAY07 wwn:0x5000c500a1b2c3d5
+alias data serial:VBLK-1
+alias typo wwn:
 T
-ud sdc "${scsi[@]}" DEVTYPE=disk ID_WWN=0x1
+: >"$ROOT/dev/kmsg"
+rm -f "$ROOT/run/diskalias/renamed"
+ud sdc "${scsi[@]}" DEVTYPE=disk ID_WWN=0x5000c500a1b2c3d4
+ud vdb DISKALIAS_SYSROOT=$ROOT DEVTYPE=disk DEVPATH=/devices/x/block/vdb ID_SERIAL=VBLK-1
+ud vdb DISKALIAS_SYSROOT=$ROOT DEVTYPE=disk DEVPATH=/devices/x/block/vdb ID_SERIAL=VBLK-1
+echo "--- the kernel log"
+cat "$ROOT/dev/kmsg"
+# A table root cannot trust (writable by others): the last good copy names
+# the disks, and the log says so; without one, nothing is named and it says why.
+chmod 0666 "$ROOT/etc/diskalias.conf"
+: >"$ROOT/dev/kmsg"
+ud vdb DISKALIAS_SYSROOT=$ROOT DEVTYPE=disk DEVPATH=/devices/x/block/vdb ID_SERIAL=VBLK-1
+rm "$ROOT/run/diskalias/table.index"
+ud vdb DISKALIAS_SYSROOT=$ROOT DEVTYPE=disk DEVPATH=/devices/x/block/vdb ID_SERIAL=VBLK-1
+echo "--- the kernel log"
+cat "$ROOT/dev/kmsg"
+chmod 0644 "$ROOT/etc/diskalias.conf"
+# A planted symlink is never written through: the log, the index, the problems record.
+echo precious >"$ROOT/precious"
+rm -rf "$ROOT/run/diskalias" "$ROOT/dev/kmsg"
+ln -s "$ROOT/precious" "$ROOT/dev/kmsg"
+ud vdb DISKALIAS_SYSROOT=$ROOT DEVTYPE=disk DEVPATH=/devices/x/block/vdb ID_SERIAL=VBLK-1
+rm -rf "$ROOT/run/diskalias"
+mkdir -p "$ROOT/run/diskalias"
+ln -s "$ROOT/precious" "$ROOT/run/diskalias/problems.logged"
+ln -s "$ROOT/precious" "$ROOT/run/diskalias/table.index"
+ud vdb DISKALIAS_SYSROOT=$ROOT DEVTYPE=disk DEVPATH=/devices/x/block/vdb ID_SERIAL=VBLK-1
+rm -rf "$ROOT/run/diskalias"
+ln -s "$ROOT" "$ROOT/run/diskalias"
+ud vdb DISKALIAS_SYSROOT=$ROOT DEVTYPE=disk DEVPATH=/devices/x/block/vdb ID_SERIAL=VBLK-1
+rm "$ROOT/run/diskalias" "$ROOT/dev/kmsg"
+cat "$ROOT/precious"
+ls "$ROOT" | grep -c index
+: >"$ROOT/dev/kmsg"
 da udev
 # 32 helpers at once on a new table, as udev runs them at boot: each names
 # its disk, one index is left and no temporary file.
