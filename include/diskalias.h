@@ -500,8 +500,11 @@ bool da_udev_running(const struct da_ctx *ctx);
 /* Ask the kernel for a uevent (@action "change") of block device @kname, as udevadm trigger does. */
 int da_udev_trigger(const struct da_ctx *ctx, const char *kname, const char *action);
 
+/* The most names one device has links for: the udev rules' DISKALIAS_1 to DISKALIAS_16. */
+#define DA_LINKS_MAX 16
+
 /*
- * Every name @dev has a /dev/disk/by-alias link for: its names in @map,
+ * Every name @dev has a /dev/disk/by-alias link for (DA_LINKS_MAX at most, as udev): its names in @map,
  * primary first, then old names a forced rename keeps for it (recorded in
  * DA_FILE_RENAMED by da_renamed_keep(), as long as the table does not give
  * them to another). *ret_names is NULL terminated (maybe at once); the

@@ -351,8 +351,53 @@ fail:
 	return r;
 }
 
+/*
+ * Record the link /dev/disk/@kdir/@name (of identity @kind) as @d's, once:
+ * from the directory, where the link points at one device, and from the
+ * udev database, where every device that claims it says so.
+ */
+static int add_link_identity(struct da_device *d, enum da_id_kind kind, const char *kdir,
+			     const char *name)
+{
+	_cleanup_free_ char *value = kind == DA_ID_LABEL || kind == DA_ID_PARTLABEL ?
+					     unescape_hex(name) : strdup(name);
+	_cleanup_free_ char *link = xasprintf("%s/%s", kdir, name);
+	int r;
+
+	if (!value || !link)
+		return -ENOMEM;
+	r = add_identity(d, kind, value);
+	if (r >= 0 && !strv_contains(&d->links, link)) {
+		r = strv_consume(&d->links, link);
+		link = NULL;
+	}
+	return r;
+}
+
+/*
+ * A link line of the udev database, "S:disk/by-id/NAME": every device that
+ * claims a link has it in its entry, though the link itself points at only
+ * one of them. Two namespaces of an NVMe controller both claim
+ * nvme-MODEL_SERIAL: an alias bound to it must see both, and bind neither.
+ */
+static int add_db_link(struct da_device *d, const char *line, const struct scan_want *w)
+{
+	const char *rel = line + strlen("S:disk/"), *slash = strchr(rel, '/');
+
+	if (strncmp(line, "S:disk/", 7) != 0 || !slash || !slash[1] || strchr(slash + 1, '/'))
+		return 0;
+	for (int k = 0; k < _DA_ID_MAX; k++) {
+		const char *kdir = da_id_kind_dir(k);
+
+		if (kdir && wants(w, k) && strlen(kdir) == (size_t)(slash - rel) &&
+		    strncmp(kdir, rel, slash - rel) == 0)
+			return add_link_identity(d, k, kdir, slash + 1);
+	}
+	return 0;
+}
+
 /* Read the udev database entry of @d, where udev runs: properties and links. */
-static int read_udev_db(const struct da_ctx *ctx, struct da_device *d)
+static int read_udev_db(const struct da_ctx *ctx, struct da_device *d, const struct scan_want *w)
 {
 	_cleanup_free_ char *path = da_ctx_udev_db(ctx, d->major, d->minor);
 	_cleanup_free_ char *buf = NULL;
@@ -369,6 +414,8 @@ static int read_udev_db(const struct da_ctx *ctx, struct da_device *d)
 			if (!d->id_path)
 				r = -ENOMEM;
 		}
+		if (strncmp(line, "S:", 2) == 0)
+			r = add_db_link(d, line, w);
 		if (strncmp(line, "E:", 2) == 0) {
 			for (size_t i = 0; da_udev_props[i].key; i++) {
 				size_t n = strlen(da_udev_props[i].key);
@@ -406,19 +453,13 @@ static int read_links(const struct da_ctx *ctx, struct da_devlist *l, const stru
 		while (r >= 0 && (de = readdir(dp))) {
 			_cleanup_free_ char *p = xasprintf("%s/%s", dir, de->d_name);
 			_cleanup_free_ char *target = p ? read_link(p) : NULL;
-			_cleanup_free_ char *value = NULL;
 			struct da_device *d;
 
 			if (!target)
 				continue;
 			d = hashmap_get(&l->bykname, path_basename(target));
-			if (!d)
-				continue;
-			value = k == DA_ID_LABEL || k == DA_ID_PARTLABEL ? unescape_hex(de->d_name) :
-									   strdup(de->d_name);
-			r = add_identity(d, k, value);
-			if (r >= 0)
-				r = strv_consume(&d->links, xasprintf("%s/%s", kdir, de->d_name));
+			if (d)
+				r = add_link_identity(d, k, kdir, de->d_name);
 		}
 		closedir(dp);
 	}
@@ -593,7 +634,7 @@ static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *d
 		}
 		r = disk_identities(d);
 		if (r >= 0)
-			r = read_udev_db(ctx, d);
+			r = read_udev_db(ctx, d, w);
 	}
 	if (r >= 0)
 		r = read_links(ctx, l, w);

@@ -115,6 +115,11 @@ static int link_names(const struct renamed *rn, const struct da_map *map,
 		r = strv_push(names, n);
 	if (r >= 0)
 		r = kept_names(rn, map, dev, names);
+	/* No more than the rules can link: apply makes exactly the links udev does. */
+	while (names->n > DA_LINKS_MAX)
+		free(names->v[--names->n]);
+	if (names->v)
+		names->v[names->n] = NULL;
 	return r;
 }
 

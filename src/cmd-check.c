@@ -13,28 +13,10 @@ static const char check_usage[] =
 	"status 1), and aliases whose disk is not present (warnings). Every other\n"
 	"command reports a bad line too, and applies the lines that are good.\n";
 
-/* The kernel names of every device carrying @a's identity, "sdc, sdd". */
-static char *matching_devices(const struct tool *t, const struct da_alias *a)
-{
-	char *s = NULL;
-
-	for (size_t i = 0; i < da_devlist_count(t->list); i++) {
-		const struct da_device *d = da_devlist_get(t->list, i);
-		char *n;
-
-		if (!da_device_has_identity(d, da_alias_kind(a), da_alias_value(a)))
-			continue;
-		n = xasprintf("%s%s%s", s ? s : "", s ? ", " : "", da_device_kname(d));
-		free(s);
-		s = n;
-	}
-	return s;
-}
-
 int cmd_check(struct tool *t, int argc, char **argv)
 {
 	static const struct option opts[] = { GLOBAL_LONG_OPTS, {} };
-	size_t present = 0, missing = 0, ambiguous = 0;
+	size_t present = 0, missing = 0, ambiguous = 0, crowded = 0;
 	struct da_diag diag = {};
 	int c, r;
 
@@ -63,12 +45,27 @@ int cmd_check(struct tool *t, int argc, char **argv)
 			break;
 		case DA_ALIAS_AMBIGUOUS:
 			ambiguous++;
-			devs = matching_devices(t, a);
+			devs = tool_matching_devices(t, da_alias_kind(a), da_alias_value(a));
 			da_diag_add(&diag, t->table_path, da_alias_line(a), false,
-				    "alias '%s' (%s) matches %zu devices (%s); bind it by something unique",
+				    "alias '%s' (%s) matches %zu devices (%s) and names none of them; bind it by something unique",
 				    da_alias_name(a), da_alias_identity(a),
 				    da_map_alias_matches(t->map, i), devs ? devs : "");
 			break;
+		}
+	}
+	/* A device with more names than the udev rules link: the rest would have no link. */
+	for (size_t i = 0; i < da_devlist_count(t->list); i++) {
+		const struct da_device *d = da_devlist_get(t->list, i);
+		size_t n = 0;
+
+		while (da_map_device_name(t->map, d, n))
+			n++;
+		if (n > DA_LINKS_MAX) {
+			crowded++;
+			da_diag_add(&diag, t->table_path, 0, false,
+				    "%s has %zu names; the udev rules make links for the first %d ('%s' and after have none)",
+				    da_device_kname(d), n, DA_LINKS_MAX,
+				    da_map_device_name(t->map, d, DA_LINKS_MAX));
 		}
 	}
 	print_diag(&diag);
@@ -76,5 +73,5 @@ int cmd_check(struct tool *t, int argc, char **argv)
 	printf("%s: %zu aliases: %zu present, %zu missing, %zu ambiguous; %zu problem%s\n",
 	       t->table_path, da_table_count(t->table), present, missing, ambiguous,
 	       da_table_problems(t->table), da_table_problems(t->table) == 1 ? "" : "s");
-	return ambiguous || da_table_problems(t->table) ? EXIT_FAIL : EXIT_OK;
+	return ambiguous || crowded || da_table_problems(t->table) ? EXIT_FAIL : EXIT_OK;
 }

@@ -122,6 +122,46 @@ static const char *const kind_description[_DA_ID_MAX] = {
 	[DA_ID_PARTLABEL] = "partition label",
 };
 
+/* The kinds of identity @d has a value of that no other present device shares: "wwn, path". */
+static char *unique_kinds(const struct tool *t, const struct da_device *d)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		return NULL;
+	for (int k = 0, n = 0; k < _DA_ID_MAX; k++) {
+		const char *v;
+
+		for (size_t i = 0; (v = da_device_identity(d, k, i)); i++) {
+			if (da_identity_check(k, v, NULL) == 0 && count_matches(t, k, v) == 1) {
+				fprintf(f, "%s%s", n++ ? ", " : "", da_id_kind_name(k));
+				break;
+			}
+		}
+	}
+	return fclose(f) == 0 ? s : NULL;
+}
+
+/* True, with a message, when a device of @knames has as many names as the udev rules link. */
+static bool names_full(const struct tool *t, const struct strv *knames)
+{
+	for (size_t i = 0; i < knames->n; i++) {
+		const struct da_device *d = da_devlist_find_kname(t->list, knames->v[i]);
+		size_t n = 0;
+
+		while (d && da_map_device_name(t->map, d, n))
+			n++;
+		if (n >= DA_LINKS_MAX) {
+			errmsg("%s already has %zu names, as many as the udev rules make links for; unset one first",
+			       knames->v[i], n);
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * The identity to bind @d by: the first kind in order (or @by) with a value
  * no other present device shares. Disks: wwn > serial > id > path;
@@ -159,9 +199,14 @@ static int pick_identity(const struct tool *t, const struct da_device *d, enum d
 			shared = shared ? shared : v;
 		}
 	}
-	if (by != DA_ID_INVALID && shared)
-		errmsg("%s: its %s '%s' is shared by %zu devices; choose another --by",
-		       da_device_kname(d), da_id_kind_name(by), shared, count_matches(t, by, shared));
+	if (by != DA_ID_INVALID && shared) {
+		_cleanup_free_ char *devs = tool_matching_devices(t, by, shared);
+		_cleanup_free_ char *unique = unique_kinds(t, d);
+
+		errmsg("%s: its %s '%s' is shared by %s; an alias bound to it would name none of them%s%s",
+		       da_device_kname(d), da_id_kind_name(by), shared, devs ? devs : "?",
+		       unique && *unique ? "; unique to it: --by " : "", unique ? unique : "");
+	}
 	else if (by != DA_ID_INVALID)
 		errmsg("%s: has no %s", da_device_kname(d), kind_description[by]);
 	else
@@ -220,7 +265,11 @@ int cmd_set(struct tool *t, int argc, char **argv)
 	if (identity) {
 		n = count_matches(t, e.kind, e.value);
 		if (n > 1) {
-			errmsg("%s matches %zu present devices; refusing to guess", arg, n);
+			_cleanup_free_ char *devs = tool_matching_devices(t, e.kind, e.value);
+			_cleanup_free_ char *one = devs ? strndup(devs, strcspn(devs, ",")) : NULL;
+
+			errmsg("%s matches %zu present devices (%s); an alias bound to it would name none of them: name the device instead (diskalias set %s %s) to bind it by what is its own",
+			       arg, n, devs ? devs : "?", e.name, one ? one : "DEVICE");
 			return EXIT_FAIL;
 		}
 		for (size_t i = 0; i < da_devlist_count(t->list); i++)
@@ -237,6 +286,11 @@ int cmd_set(struct tool *t, int argc, char **argv)
 			return EXIT_FAIL;
 		tool_affected_dev(t, d, &knames);
 		bound = d;
+	}
+	/* A new name must get its link on each device it names. */
+	if (!da_table_find(t->table, e.name) && names_full(t, &knames)) {
+		strv_free(&knames);
+		return EXIT_FAIL;
 	}
 	/* Rebinding moves the name: the device it named changes too. */
 	tool_affected(t, e.name, &knames);

@@ -255,3 +255,20 @@ int tool_read_file(struct tool *t, enum da_ctx_file file, char **ret_buf, size_t
 	}
 	return 0;
 }
+
+char *tool_matching_devices(const struct tool *t, enum da_id_kind kind, const char *value)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		return NULL;
+	for (size_t i = 0, n = 0; i < da_devlist_count(t->list); i++) {
+		const struct da_device *d = da_devlist_get(t->list, i);
+
+		if (da_device_has_identity(d, kind, value))
+			fprintf(f, "%s%s", n++ ? ", " : "", da_device_kname(d));
+	}
+	return fclose(f) == 0 ? s : NULL;
+}

@@ -86,6 +86,9 @@ int tool_read_file(struct tool *t, enum da_ctx_file file, char **ret_buf, size_t
 int tool_load(struct tool *t, unsigned int need);
 void tool_done(struct tool *t);
 
+/* The kernel names of the devices that carry identity @kind @value, "sdc, sdd" (caller frees). */
+char *tool_matching_devices(const struct tool *t, enum da_id_kind kind, const char *value);
+
 /* Add to @knames the kernel names of @d and its partitions (they are named after it). */
 int tool_affected_dev(struct tool *t, const struct da_device *d, struct strv *knames);
 /* The same for the device alias @name names now, if any (best effort: loads what it can). */
