@@ -480,6 +480,12 @@ int da_rewrite_buf(struct da_rewriter *rw, const void *buf, size_t len, char **r
 int da_devlist_from_udev(const char *kname, char *const *env, struct da_devlist **ret_list);
 
 /*
+ * Write "diskalias: @text" to the kernel log (DA_FILE_KMSG under the root,
+ * never through a symlink) as one record, control bytes and invalid UTF-8
+ * in @text escaped, so nothing read from a device or a table forges a line.
+ */
+int da_udev_log(const struct da_ctx *ctx, const char *text);
+/*
  * Write the mapping record "diskalias: KNAME is NAME (IDENTITY)" to the
  * kernel log (DA_FILE_KMSG under the root), so each boot's log says which
  * kernel name was which alias. A missing log is -ENOENT.
@@ -495,10 +501,26 @@ int da_udev_record(const struct da_ctx *ctx, const char *kname, const char *name
  * version, or a negative errno.
  */
 int da_udev_log_problems(const struct da_ctx *ctx, const char *path, const struct da_diag *diag);
+/*
+ * Record that @dev (of the udev helper's list: kernel name and MAJ:MIN)
+ * carries identity @kind @value that an alias is bound by, when @record (a
+ * partition named after its disk only looks), and find the other present
+ * devices recorded with it: an identity they share names none of them.
+ * Kept in DA_FILE_RUN_DIR/claims, under a lock; a device gone, attached
+ * anew (diskseq) or whose udev entry no longer has the identity is dropped.
+ * *ret_others is the others' kernel names, NULL terminated (free with
+ * da_names_free()); *ret_new (may be NULL) says @dev was not recorded
+ * before, so the others should be asked to look again (a change event).
+ * Returns the number of others, or a negative errno.
+ */
+int da_udev_claim(const struct da_ctx *ctx, const struct da_device *dev, enum da_id_kind kind,
+		  const char *value, bool record, char ***ret_others, bool *ret_new);
 /* True when udev runs on the context's machine (DA_FILE_UDEV_CONTROL exists). */
 bool da_udev_running(const struct da_ctx *ctx);
 /* Ask the kernel for a uevent (@action "change") of block device @kname, as udevadm trigger does. */
 int da_udev_trigger(const struct da_ctx *ctx, const char *kname, const char *action);
+/* The same for a disk and each of its partitions (they are named after it). */
+int da_udev_trigger_disk(const struct da_ctx *ctx, const char *kname, const char *action);
 
 /* The most names one device has links for: the udev rules' DISKALIAS_1 to DISKALIAS_16. */
 #define DA_LINKS_MAX 16

@@ -852,3 +852,25 @@ DA_EXPORT bool da_device_has_identity(const struct da_device *d, enum da_id_kind
 			return true;
 	return false;
 }
+
+int da_udev_db_has_identity(const struct da_ctx *ctx, unsigned int major, unsigned int minor,
+			    enum da_id_kind kind, const char *value)
+{
+	_cleanup_free_ char *path = da_ctx_udev_db(ctx, major, minor);
+	const struct scan_want all = { .kinds = ~0U };
+	struct da_device d = { .devtype = DA_DEV_DISK, .major = major, .minor = minor };
+	int r;
+
+	if (!path)
+		return -ENOMEM;
+	if (access(path, F_OK) < 0)
+		return -ENOENT;
+	r = read_udev_db(ctx, &d, &all);
+	if (r >= 0)
+		r = da_device_has_identity(&d, kind, value);
+	for (int k = 0; k < _DA_ID_MAX; k++)
+		strv_free(&d.ids[k]);
+	strv_free(&d.links);
+	free(d.id_path);
+	return r;
+}

@@ -90,6 +90,14 @@ int da_device_add_identity(struct da_device *d, enum da_id_kind kind, const char
 int da_device_add_link(struct da_device *d, const char *kdir, const char *name);
 
 /*
+ * Whether the udev database entry of device @major:@minor carries identity
+ * @kind @value (as a property or a link it claims): 1 or 0; -ENOENT when
+ * udev has no entry for it (yet).
+ */
+int da_udev_db_has_identity(const struct da_ctx *ctx, unsigned int major, unsigned int minor,
+			    enum da_id_kind kind, const char *value);
+
+/*
  * Open table @path for da_table_load_opened(), refusing a directory and, when
  * root, unsafe ownership; *ret_fd is -1 when there is no table (an empty one).
  */

@@ -9,6 +9,7 @@
  * below are the ones Debian's 60-persistent-storage.rules sets; device.c
  * reads the same properties from the udev database, so both agree.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -189,8 +190,7 @@ DA_EXPORT int da_devlist_from_udev(const char *kname, char *const *env,
 	return 0;
 }
 
-/* Write the record "<14>diskalias: TEXT" to the kernel log of @ctx, @text escaped to one line. */
-static int kmsg_write(const struct da_ctx *ctx, const char *text)
+DA_EXPORT int da_udev_log(const struct da_ctx *ctx, const char *text)
 {
 	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_KMSG);
 	_cleanup_free_ char *safe = str_escape(text, strlen(text), 0, true);
@@ -219,7 +219,7 @@ DA_EXPORT int da_udev_record(const struct da_ctx *ctx, const char *kname, const 
 {
 	_cleanup_free_ char *text = xasprintf("%s is %s (%s)", kname, name, identity);
 
-	return text ? kmsg_write(ctx, text) : -ENOMEM;
+	return text ? da_udev_log(ctx, text) : -ENOMEM;
 }
 
 /* Problems logged per table version: more would flood the log at boot. */
@@ -267,13 +267,13 @@ DA_EXPORT int da_udev_log_problems(const struct da_ctx *ctx, const char *path,
 			text = xasprintf("%s:%u: %s", p->file ? p->file : path, p->line, p->msg);
 		else
 			text = xasprintf("%s: %s", p->file ? p->file : path, p->msg);
-		r = text ? kmsg_write(ctx, text) : -ENOMEM;
+		r = text ? da_udev_log(ctx, text) : -ENOMEM;
 	}
 	if (r >= 0 && diag->n > LOG_PROBLEMS_MAX) {
 		_cleanup_free_ char *text = xasprintf("%s: %zu more problems (diskalias check)", path,
 						      diag->n - LOG_PROBLEMS_MAX);
 
-		r = text ? kmsg_write(ctx, text) : -ENOMEM;
+		r = text ? da_udev_log(ctx, text) : -ENOMEM;
 	}
 	/* Where run/ cannot be written, every helper logs: better than none. */
 	if (fd >= 0) {
@@ -296,4 +296,35 @@ DA_EXPORT int da_udev_trigger(const struct da_ctx *ctx, const char *kname, const
 	_cleanup_free_ char *path = da_ctx_sys(ctx, "class/block/%s/uevent", kname);
 
 	return path ? write_string(path, action) : -ENOMEM;
+}
+
+DA_EXPORT int da_udev_trigger_disk(const struct da_ctx *ctx, const char *kname, const char *action)
+{
+	_cleanup_free_ char *dir = da_ctx_sys(ctx, "class/block/%s", kname);
+	struct dirent *de;
+	DIR *dp;
+	int r;
+
+	if (!dir)
+		return -ENOMEM;
+	r = da_udev_trigger(ctx, kname, action);
+	dp = opendir(dir);
+	/* Every partition, even past one that fails: the first failure is returned. */
+	while (dp && (de = readdir(dp))) {
+		_cleanup_free_ char *part = NULL;
+		int q;
+
+		if (de->d_name[0] == '.')
+			continue;
+		part = xasprintf("%s/%s/partition", dir, de->d_name);
+		if (!part) {
+			r = -ENOMEM;
+			break;
+		}
+		if (access(part, F_OK) == 0 && (q = da_udev_trigger(ctx, de->d_name, action)) < 0 && r >= 0)
+			r = q;
+	}
+	if (dp)
+		closedir(dp);
+	return r;
 }

@@ -22,11 +22,63 @@ static const char udev_usage[] =
 	"udev passes in the environment; nothing when it has no alias. Writes the\n"
 	"record \"diskalias: sdc is bay07 (wwn:...)\" to the kernel log.\n";
 
+/*
+ * The names of @dev that an identity it shares with another present device
+ * gives it: the helper sees one device, the claims see them all (see
+ * da_udev_claim()). Each refused name is said in the kernel log; a device
+ * that was first to have the name is asked to look again.
+ */
+static int refuse_shared(struct tool *t, const struct da_device *dev, struct strv *refused)
+{
+	const struct da_alias *a;
+	const char *name;
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && (a = da_map_device_alias(t->map, dev, i)); i++) {
+		/* A partition named after its disk: its disk is the one that carries the identity. */
+		bool own = streq(da_map_device_name(t->map, dev, i), da_alias_name(a));
+		const struct da_device *carrier = own ? dev : da_device_parent(dev);
+		_cleanup_free_ char *others = NULL, *text = NULL;
+		char **v = NULL;
+		bool fresh = false;
+		int n;
+
+		name = da_map_device_name(t->map, dev, i);
+		n = da_udev_claim(t->ctx, carrier, da_alias_kind(a), da_alias_value(a), own, &v, &fresh);
+		if (n < 0) {
+			/* Where run/ cannot be written nothing can be compared: say so, name as before. */
+			errmsg("%s: cannot compare %s with other devices: %s", da_device_kname(dev),
+			       da_alias_identity(a), strerror(-n));
+			continue;
+		}
+		for (size_t k = 0; n > 0 && v[k] && r >= 0; k++) {
+			if (fresh)
+				da_udev_trigger_disk(t->ctx, v[k], "change");
+			text = xasprintf("%s%s%s", others ? others : "", others ? ", " : "", v[k]);
+			free(others);
+			others = text;
+			text = NULL;
+		}
+		da_names_free(v);
+		if (n == 0)
+			continue;
+		r = strv_push(refused, name);
+		text = xasprintf("%s is not named %s: %s is also on %s", da_device_kname(dev), name,
+				 da_alias_identity(a), others ? others : "?");
+		if (text) {
+			errmsg("%s", text);
+			da_udev_log(t->ctx, text);
+		}
+	}
+	return r;
+}
+
 int cmd_udev(struct tool *t, int argc, char **argv)
 {
 	const char *kname, *name, *action, *kalias;
 	const struct da_alias *a;
 	struct da_device *dev;
+	struct strv refused = {}, keep = {};
 	char **names = NULL;
 	int r;
 
@@ -55,31 +107,43 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 	if (r < 0)
 		return EXIT_FAIL;
 	r = da_map_new(t->table, t->list, &t->map);
+	dev = da_devlist_find_kname(t->list, kname);
 	if (r >= 0)
-		r = da_link_names(t->ctx, t->map, da_devlist_find_kname(t->list, kname), &names);
+		r = da_link_names(t->ctx, t->map, dev, &names);
+	if (r >= 0)
+		r = refuse_shared(t, dev, &refused);
 	if (r < 0) {
 		errmsg("%s: %s", kname, strerror(-r));
+		da_names_free(names);
 		return EXIT_FAIL;
 	}
-	if (names[0]) {
-		printf("DISKALIAS=%s\nDISKALIAS_ALL=", names[0]);
-		for (char **n = names; *n; n++)
-			printf("%s%s", n == names ? "" : " ", *n);
+	for (char **n = names; *n; n++)
+		if (!strv_contains(&refused, *n) && strv_push(&keep, *n) < 0)
+			return EXIT_FAIL;
+	if (keep.n) {
+		printf("DISKALIAS=%s\nDISKALIAS_ALL=", keep.v[0]);
+		for (size_t i = 0; i < keep.n; i++)
+			printf("%s%s", i ? " " : "", keep.v[i]);
 		putchar('\n');
 		/* One variable per name: the rules make a link of each. */
-		for (size_t i = 0; names[i]; i++)
-			printf("DISKALIAS_%zu=%s\n", i + 1, names[i]);
+		for (size_t i = 0; i < keep.n; i++)
+			printf("DISKALIAS_%zu=%s\n", i + 1, keep.v[i]);
 	}
+	strv_free(&keep);
 	da_names_free(names);
 
-	dev = da_devlist_find_kname(t->list, kname);
-	name = da_map_device_name(t->map, dev, 0);
-	a = da_map_device_alias(t->map, dev, 0);
-	action = getenv("ACTION");
-	kalias = getenv("ALIAS");
-	/* The change event of setting the kernel's alias: the kernel logged that one itself. */
-	if (name && !(streq(action, "change") && streq(kalias, name)))
-		da_udev_record(t->ctx, kname, name, da_alias_identity(a));
+	for (size_t i = 0; (name = da_map_device_name(t->map, dev, i)); i++) {
+		if (strv_contains(&refused, name))
+			continue;
+		a = da_map_device_alias(t->map, dev, i);
+		action = getenv("ACTION");
+		kalias = getenv("ALIAS");
+		/* The change event of setting the kernel's alias: the kernel logged that one itself. */
+		if (!(streq(action, "change") && streq(kalias, name)))
+			da_udev_record(t->ctx, kname, name, da_alias_identity(a));
+		break;
+	}
+	strv_free(&refused);
 	return EXIT_OK;
 }
 
