@@ -562,3 +562,34 @@ char *str_escape(const char *str, size_t len, size_t max, bool backslash)
 	*o = '\0';
 	return out;
 }
+
+char *utf8_replace_invalid(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t len = strlen(str), i = 0, n;
+	char *out, *o;
+
+	while (i < len && (n = utf8_len(s + i, len - i)))
+		i += n;
+	if (i == len)
+		return NULL;
+	/* Each bad byte becomes U+FFFD, three bytes. */
+	out = malloc(3 * len + 1);
+	if (!out)
+		return NULL;
+	memcpy(out, s, i);
+	o = out + i;
+	while (i < len) {
+		n = utf8_len(s + i, len - i);
+		if (n) {
+			memcpy(o, s + i, n);
+			o += n;
+			i += n;
+		} else {
+			o = stpcpy(o, "\xef\xbf\xbd");
+			i++;
+		}
+	}
+	*o = '\0';
+	return out;
+}

@@ -72,6 +72,12 @@ void remove_stale_temps_at(int dirfd, const char *name);
  * rest is replaced by "...". Caller frees.
  */
 char *str_escape(const char *s, size_t len, size_t max, bool backslash);
+/*
+ * @s with each byte that is not part of valid UTF-8 replaced by U+FFFD, as
+ * a new string the caller frees; NULL when @s is valid UTF-8 already, or
+ * when memory ran out (then @s is the best there is).
+ */
+char *utf8_replace_invalid(const char *s);
 /* As read_file(), from an open file descriptor (which stays open). */
 int read_fd(int fd, char **ret_buf, size_t *ret_len);
 int write_all(int fd, const char *buf, size_t len);

@@ -175,7 +175,7 @@ static int pick_identity(const struct tool *t, const struct da_device *d, enum d
 	bool part = da_device_devtype(d) == DA_DEV_PART;
 	const enum da_id_kind *order = part ? part_order : disk_order;
 	size_t n = part ? ARRAY_SIZE(part_order) : ARRAY_SIZE(disk_order);
-	const char *shared = NULL;
+	const char *shared = NULL, *unfit = NULL, *why = NULL;
 
 	if (by != DA_ID_INVALID) {
 		order = &by;
@@ -189,8 +189,10 @@ static int pick_identity(const struct tool *t, const struct da_device *d, enum d
 			if (order[k] == DA_ID_ID && by == DA_ID_INVALID && strncmp(v, "wwn-", 4) == 0)
 				continue;
 			/* A value no table line can hold (a serial with control bytes): the next one. */
-			if (da_identity_check(order[k], v, NULL) < 0)
+			if (da_identity_check(order[k], v, &why) < 0) {
+				unfit = unfit ? unfit : v;
 				continue;
+			}
 			if (count_matches(t, order[k], v) == 1) {
 				e->kind = order[k];
 				e->value = v;
@@ -207,6 +209,9 @@ static int pick_identity(const struct tool *t, const struct da_device *d, enum d
 		       da_device_kname(d), da_id_kind_name(by), shared, devs ? devs : "?",
 		       unique && *unique ? "; unique to it: --by " : "", unique ? unique : "");
 	}
+	else if (by != DA_ID_INVALID && unfit)
+		errmsg("%s: its %s '%.80s' cannot be bound: %s", da_device_kname(d), da_id_kind_name(by),
+		       unfit, why);
 	else if (by != DA_ID_INVALID)
 		errmsg("%s: has no %s", da_device_kname(d), kind_description[by]);
 	else

@@ -228,10 +228,21 @@ static int set_cells(struct libscols_line *ln, const struct list_opts *o,
 	int n = 0;
 
 	for (size_t i = 0; i < o->ncols; i++) {
-		char *v = cell(a, b, o->cols[i]);
+		char *v = cell(a, b, o->cols[i]), *safe;
 
 		if (!v)
 			continue;
+		/*
+		 * Device strings are anything a firmware or a sysfs file says.
+		 * libsmartcols escapes control bytes in every format, but lets
+		 * invalid UTF-8 into JSON: that becomes U+FFFD, as it would in
+		 * any UTF-8 decoder.
+		 */
+		safe = utf8_replace_invalid(v);
+		if (safe) {
+			free(v);
+			v = safe;
+		}
 		if (scols_line_refer_data(ln, i, v) < 0) {
 			free(v);
 			return -1;
