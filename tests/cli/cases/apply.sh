@@ -44,3 +44,21 @@ mkfifo "$ROOT/etc/diskalias.conf"
 da apply
 links | head -n 3
 da apply extra
+# Planted symlinks are never written through: the record of kept names,
+# its new copy, and the by-alias directory itself.
+rm "$ROOT/etc/diskalias.conf"
+table <<'T'
+alias bay07 wwn:0x5000c500a1b2c3d4
+T
+echo precious >"$ROOT/precious"
+mkdir -p "$ROOT/run/diskalias"
+echo "old bay07 sdc" >"$ROOT/run/diskalias/renamed"
+ln -s "$ROOT/precious" "$ROOT/run/diskalias/renamed.new"
+ln -s "$ROOT/precious" "$ROOT/run/diskalias/.renamed.tmp-AAAAAA"
+da apply
+cat "$ROOT/precious"
+rm -rf "$ROOT/dev/disk/by-alias"
+mkdir "$ROOT/elsewhere"
+ln -s "$ROOT/elsewhere" "$ROOT/dev/disk/by-alias"
+da apply
+ls "$ROOT/elsewhere" | wc -l
