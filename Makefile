@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 MESON_OPTS ?=
 
-.PHONY: all deps check run install uninstall kernel-check system-check bench asan-check clean
+.PHONY: all deps check run install uninstall kernel-check system-check bench asan-check fuzz clean
 
 all: $(BUILDDIR)/build.ninja
 	ninja -C $(BUILDDIR)
@@ -49,5 +49,10 @@ asan-check: deps
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		meson test -C build-asan --no-suite slow --print-errorlogs
 
+# Each fuzz target under libFuzzer for FUZZ_RUNS executions (10 million); not in CI.
+fuzz:
+	@scripts/install-deps fuzz
+	tests/fuzz/campaign
+
 clean:
-	rm -rf $(BUILDDIR) build-asan
+	rm -rf $(BUILDDIR) build-asan build-fuzz

@@ -6,6 +6,8 @@
  * kernel escapes unprintable bytes and '\' in both as \xNN.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,26 +44,36 @@ DA_EXPORT bool da_kmsg_is_record(const char *line, size_t len)
 	return memchr(line + i, ';', len - i) != NULL;
 }
 
+/* The decimal number at *@p, before @end, saturated at UINT64_MAX; *@p is moved past it. */
+static uint64_t parse_number(const char **p, const char *end)
+{
+	uint64_t v = 0;
+
+	for (; *p < end && **p >= '0' && **p <= '9'; (*p)++)
+		v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX : v * 10 + (uint64_t)(**p - '0');
+	return v;
+}
+
 DA_EXPORT int da_kmsg_parse(const char *buf, size_t len, struct da_kmsg *ret)
 {
-	const char *end = buf + len, *nl = memchr(buf, '\n', len), *semi, *p;
-	unsigned long long pri, seq, usec;
+	const char *end = buf + len, *nl = memchr(buf, '\n', len), *semi, *p = buf;
+	uint64_t pri;
 	struct da_kmsg rec = {};
-	int n = 0;
 
 	if (!nl)
 		nl = end;
+	/* The record's line, checked by its bytes: @buf need not end in a NUL. */
 	if (!da_kmsg_is_record(buf, nl - buf))
 		return -EINVAL;
 	semi = memchr(buf, ';', nl - buf);
-	if (sscanf(buf, "%llu,%llu,%llu%n", &pri, &seq, &usec, &n) != 3)
-		return -EINVAL;
+	pri = parse_number(&p, semi);
+	p++;
+	rec.seq = parse_number(&p, semi);
+	p++;
+	rec.usec = parse_number(&p, semi);
 	rec.level = pri & 7;
-	rec.facility = pri >> 3;
-	rec.seq = seq;
-	rec.usec = usec;
+	rec.facility = pri >> 3 > UINT_MAX ? UINT_MAX : (unsigned int)(pri >> 3);
 	/* FLAGS: '-' alone, 'c' a continuation of an earlier record's line. */
-	p = buf + n;
 	if (*p == ',' && p + 1 < semi && p[1] == 'c')
 		rec.cont = true;
 	rec.text = unescape_hex_n(semi + 1, nl - semi - 1, &rec.text_len);

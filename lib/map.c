@@ -171,6 +171,9 @@ DA_EXPORT int da_map_new(const struct da_table *table, const struct da_devlist *
 		if (!da_device_parent(d))
 			continue;
 		parent = names_of(m, da_device_parent(d));
+		/* A list with a partition of the same kernel name as its disk is no machine's. */
+		if (parent == &m->dev[j])
+			continue;
 		for (size_t k = 0; k < parent->names.n; k++) {
 			r = add_name(&m->dev[j], da_partition_name(parent->names.v[k], da_device_partno(d)),
 				     parent->src[k]);

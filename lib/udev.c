@@ -167,7 +167,8 @@ DA_EXPORT int da_devlist_from_udev(const char *kname, char *const *env,
 	if (part) {
 		_cleanup_free_ char *dk = disk_kname(kname, env_get(env, "DEVPATH"));
 
-		r = dk ? 0 : -EINVAL;
+		/* A partition whose disk would have its own name is no partition (sdc with PARTN=1). */
+		r = dk && !streq(dk, kname) ? 0 : -EINVAL;
 		if (r >= 0)
 			r = da_devlist_add_device(l, dk, 0, 0, 0, NULL, &disk);
 		if (r >= 0)

@@ -22,7 +22,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char root[] = "/tmp/diskalias-fuzz-index.XXXXXX";
+/* Under $TMPDIR (make fuzz points it at a tmpfs: each run writes two files). */
+static char root[4096];
 static char table_path[sizeof(root) + 32];
 static struct da_ctx *ctx;
 
@@ -38,7 +39,9 @@ static void cleanup(void)
 static void setup(void)
 {
 	char etc[sizeof(root) + 8];
+	const char *tmp = getenv("TMPDIR");
 
+	snprintf(root, sizeof(root), "%s/diskalias-fuzz-index.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(root))
 		abort();
 	atexit(cleanup);

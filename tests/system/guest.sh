@@ -48,9 +48,10 @@ check_alias() {
 	[ -n "$node" ] || { bad "no link for $1"; return; }
 	m=$(marker "$node")
 	[ "$m" = "DISKALIAS-MARKER $2" ] || bad "$1 -> $node carries '$m', not $2"
-	r=$($da resolve "$1" 2>&1)
+	# What they print; a table's bad lines elsewhere are reported on stderr.
+	r=$($da resolve "$1" 2>/tmp/err) || r="$r $(cat /tmp/err)"
 	[ "$r" = "$node" ] || bad "resolve $1 says '$r', the link $node"
-	n=$($da name "$node" 2>&1)
+	n=$($da name "$node" 2>/tmp/err) || n="$n $(cat /tmp/err)"
 	[ "$n" = "$1" ] || bad "name $node says '$n', not $1"
 }
 
@@ -197,6 +198,27 @@ case ${TEST_PHASE:-1} in
 	fi
 	result rename-mounted
 	ls -l /dev/disk/by-alias | sed 's/^/# /'
+
+	# Test 7: a table with bad lines and an alias on a serial two disks
+	# carry (b and e, SER-B), every device told at once as at boot: the
+	# bad lines bind nothing, every other name stays, the shared serial
+	# names neither disk, and the kernel log says both, once.
+	cp /etc/diskalias.conf /tmp/good.conf
+	printf 'alias typo wwn:\nalias sdz serial:X\nalias twin serial:SER-B\n' >>/etc/diskalias.conf
+	udevadm trigger --action=change --subsystem-match=block
+	udevadm settle --timeout=120
+	for name in bay02 bay03 fast data slot2; do
+		[ -L /dev/disk/by-alias/$name ] || bad "$name lost its link to a bad line elsewhere"
+	done
+	check_alias bay02 scsi-b
+	[ -e /dev/disk/by-alias/twin ] && bad "twin -> $(link_of twin), though two disks carry SER-B"
+	$da resolve twin >/dev/null 2>&1 && bad "resolve twin answered"
+	n=$(dmesg | grep -c 'diskalias.conf:[0-9]*: invalid identity .wwn:.')
+	[ "$n" = 1 ] || bad "the bad line is in the kernel log $n times, not once"
+	dmesg | grep -q 'is not named twin: serial:SER-B is also on' || bad "the kernel log does not say why twin names nothing"
+	dmesg | grep -E 'diskalias.conf:[0-9]+:|not named' | sed 's/^/# /'
+	result trust
+	cp /tmp/good.conf /etc/diskalias.conf
 	;;
 esac
 exit 0
