@@ -232,8 +232,7 @@ static const char set_usage[] =
 	"\n"
 	"Options:\n"
 	"     --by <kind>   bind by this kind of identity (path: the name follows the slot)\n"
-	" -f, --force       rebind an alias that is already defined\n"
-	" -h, --help        display this help\n";
+	" -f, --force       rebind an alias that is already defined\n";
 
 int cmd_set(struct tool *t, int argc, char **argv)
 {
@@ -383,8 +382,7 @@ static const char rename_usage[] =
 	"Options:\n"
 	" -f, --force   rename even while the old name is in use (mounted through its\n"
 	"               link, named in fstab, crypttab, mdadm.conf or smartd.conf);\n"
-	"               the old link is kept until the device goes away or the next boot\n"
-	" -h, --help    display this help\n";
+	"               the old link is kept until the device goes away or the next boot\n";
 
 static int print_use(void *userdata, const char *file, unsigned int line, const char *what)
 {

@@ -23,19 +23,6 @@ static const char filter_usage[] =
 	" -a, --annotate   keep the kernel name and add the alias: sdc(bay07)\n"
 	" -r, --reverse    turn aliases into the current kernel names\n";
 
-int tool_mode_option(int c, enum da_rewrite_mode *mode)
-{
-	switch (c) {
-	case 'a':
-		*mode = DA_REWRITE_ANNOTATE;
-		return 0;
-	case 'r':
-		*mode = DA_REWRITE_REVERSE;
-		return 0;
-	}
-	return -1;
-}
-
 /* Feed all of @fd to @rw. Returns 0, or -errno with *ret_write telling a write failure apart. */
 static int filter_fd(struct da_rewriter *rw, int fd, char *buf, bool *ret_write)
 {
@@ -74,8 +61,11 @@ int cmd_filter(struct tool *t, int argc, char **argv)
 	int nfiles;
 
 	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS "ar", opts, NULL)) != -1) {
-		if (tool_mode_option(c, &mode) == 0)
+		r = tool_mode_option(t, c, &mode);
+		if (r == 0)
 			continue;
+		if (r > 0)
+			return r;
 		r = tool_common_option(t, c, filter_usage);
 		if (r >= 0)
 			return r;

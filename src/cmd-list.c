@@ -10,6 +10,7 @@
 
 enum {
 	COL_NAME,
+	COL_KNAME,
 	COL_ALIAS,
 	COL_ALIASES,
 	COL_IDENTITY,
@@ -34,7 +35,9 @@ static const struct colinfo {
 	int json;
 	const char *help;
 } infos[] = {
-	[COL_NAME] = { "NAME", 0.25, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, "kernel device name" },
+	[COL_NAME] = { "NAME", 0.25, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING,
+		       "device name (a device-mapper device by its mapper name, as lsblk)" },
+	[COL_KNAME] = { "KNAME", 0.2, 0, SCOLS_JSON_STRING, "kernel device name" },
 	[COL_ALIAS] = { "ALIAS", 0.15, 0, SCOLS_JSON_STRING, "primary alias" },
 	[COL_ALIASES] = { "ALIASES", 0.2, 0, SCOLS_JSON_ARRAY_STRING, "every alias, primary first" },
 	[COL_IDENTITY] = { "IDENTITY", 0.3, 0, SCOLS_JSON_STRING, "what the primary alias is bound to" },
@@ -42,7 +45,8 @@ static const struct colinfo {
 	[COL_SIZE] = { "SIZE", 5, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "size of the device" },
 	[COL_TYPE] = { "TYPE", 4, 0, SCOLS_JSON_STRING, "device type" },
 	[COL_MODEL] = { "MODEL", 0.1, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "device model" },
-	[COL_SERIAL] = { "SERIAL", 0.1, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "serial number" },
+	/* Never cut short: a serial's prefix could be another disk's. */
+	[COL_SERIAL] = { "SERIAL", 0.1, 0, SCOLS_JSON_STRING, "serial number" },
 	[COL_WWN] = { "WWN", 0.1, 0, SCOLS_JSON_STRING, "world wide name" },
 	[COL_PATH] = { "PATH", 0.2, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "/dev/disk/by-path link name (the slot)" },
 	[COL_ID] = { "ID", 0.2, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "/dev/disk/by-id link name" },
@@ -60,7 +64,8 @@ struct list_opts {
 	int cols[ARRAY_SIZE(infos) * 2];
 	size_t ncols;
 	int format;	/* 0 = tree table, or 'J', 'P', 'r' */
-	bool bytes, noheadings, all;
+	bool bytes, noheadings, all, shell;
+	size_t width;	/* --width, 0 for the terminal's */
 };
 
 static int column_from_name(const char *s, size_t len)
@@ -135,6 +140,9 @@ static char *device_cell(const struct tool *t, const struct list_opts *o,
 
 	switch (col) {
 	case COL_NAME:
+		s = da_device_dm_name(d) ? da_device_dm_name(d) : da_device_kname(d);
+		break;
+	case COL_KNAME:
 		s = da_device_kname(d);
 		break;
 	case COL_ALIAS:
@@ -324,13 +332,17 @@ static int print_list(struct tool *t, const struct list_opts *o)
 	if (!tb)
 		return -1;
 	scols_table_set_name(tb, "blockdevices");
+	if (o->width) {
+		scols_table_set_termwidth(tb, o->width);
+		scols_table_set_termforce(tb, SCOLS_TERMFORCE_ALWAYS);
+	}
 	scols_table_enable_noheadings(tb, o->noheadings);
 	if (o->format == 'J')
 		scols_table_enable_json(tb, 1);
 	else if (o->format == 'P') {
 		scols_table_enable_export(tb, 1);
-		/* MAJ_MIN="8:32": names a shell can take as variables. */
-		scols_table_enable_shellvar(tb, 1);
+		/* MAJ:MIN="8:32" as lsblk prints it; --shell: MAJ_MIN, a name a shell takes. */
+		scols_table_enable_shellvar(tb, o->shell);
 	}
 	else if (o->format == 'r')
 		scols_table_enable_raw(tb, 1);
@@ -377,14 +389,20 @@ static const char list_usage[] =
 	" -o, --output <list>   columns to print (-o +COL adds to the default)\n"
 	" -J, --json            JSON output\n"
 	" -P, --pairs           KEY=\"value\" output\n"
+	" -y, --shell           with --pairs, keys a shell takes as variables (MAJ_MIN)\n"
 	" -r, --raw             raw output\n"
 	" -n, --noheadings      don't print headings\n"
 	" -b, --bytes           print SIZE in bytes\n"
 	" -a, --all             also list empty devices\n"
-	" -h, --help            display this help\n"
-	"\n"
-	"Columns: NAME ALIAS ALIASES IDENTITY MAJ:MIN SIZE TYPE MODEL SERIAL WWN PATH\n"
-	"         ID RM RO STATE DEVNODE\n";
+	" -w, --width <num>     output width (default: the terminal's, or $COLUMNS)\n"
+	" -H, --list-columns    list the available columns\n";
+
+/* The columns with what they show, from infos[]: the help and --list-columns say the same. */
+static void print_columns(FILE *f)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(infos); i++)
+		fprintf(f, "%10s  %s\n", infos[i].name, infos[i].help);
+}
 
 int cmd_list(struct tool *t, int argc, char **argv)
 {
@@ -396,6 +414,9 @@ int cmd_list(struct tool *t, int argc, char **argv)
 		{ "noheadings", no_argument, NULL, 'n' },
 		{ "bytes", no_argument, NULL, 'b' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "shell", no_argument, NULL, 'y' },
+		{ "width", required_argument, NULL, 'w' },
+		{ "list-columns", no_argument, NULL, 'H' },
 		GLOBAL_LONG_OPTS,
 		{},
 	};
@@ -404,7 +425,7 @@ int cmd_list(struct tool *t, int argc, char **argv)
 
 	memcpy(o.cols, default_cols, sizeof(default_cols));
 	o.ncols = ARRAY_SIZE(default_cols);
-	while ((c = getopt_long(argc, argv, "o:JPrnba" GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:JPrnbayw:H" GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			r = parse_columns(&o, optarg);
@@ -427,12 +448,33 @@ int cmd_list(struct tool *t, int argc, char **argv)
 		case 'a':
 			o.all = true;
 			break;
+		case 'y':
+			o.shell = true;
+			break;
+		case 'w': {
+			unsigned int w;
+
+			if (parse_uint(optarg, &w) < 0 || w == 0)
+				return usage_error("list", "--width: '%s' is not a positive number", optarg);
+			o.width = w;
+			break;
+		}
+		case 'H':
+			print_columns(stdout);
+			return EXIT_OK;
+		case 'h':
+			tool_help(list_usage);
+			fputs("\nAvailable columns (for --output):\n", stdout);
+			print_columns(stdout);
+			return EXIT_OK;
 		default:
 			r = tool_common_option(t, c, list_usage);
 			if (r >= 0)
 				return r;
 		}
 	}
+	if (o.shell && o.format != 'P')
+		return usage_error("list", "--shell goes with --pairs");
 	if (optind < argc)
 		return usage_error("list", "unexpected argument '%s'", argv[optind]);
 	if (tool_load(t, NEED_MAP) < 0)

@@ -70,6 +70,17 @@ void print_diag(const struct da_diag *diag)
 	}
 }
 
+const char tool_global_help[] =
+	" -c, --config <file>   alias table (default /etc/diskalias.conf, or $DISKALIAS_CONFIG)\n"
+	"     --sysroot <dir>   read sys/, proc/, dev/, run/ under <dir> ($DISKALIAS_SYSROOT)\n"
+	" -h, --help            display this help\n";
+
+void tool_help(const char *usage)
+{
+	fputs(usage, stdout);
+	printf("\nGlobal options:\n%s", tool_global_help);
+}
+
 int tool_common_option(struct tool *t, int c, const char *usage)
 {
 	switch (c) {
@@ -80,13 +91,33 @@ int tool_common_option(struct tool *t, int c, const char *usage)
 		t->root = optarg;
 		return -1;
 	case 'h':
-		fputs(usage, stdout);
+		tool_help(usage);
 		return EXIT_OK;
 	default:
 		/* getopt printed what was wrong. */
 		fprintf(stderr, "Try 'diskalias --help' for more information.\n");
 		return EXIT_USAGE;
 	}
+}
+
+int tool_mode_option(struct tool *t, int c, enum da_rewrite_mode *mode)
+{
+	enum da_rewrite_mode want;
+
+	switch (c) {
+	case 'a':
+		want = DA_REWRITE_ANNOTATE;
+		break;
+	case 'r':
+		want = DA_REWRITE_REVERSE;
+		break;
+	default:
+		return -1;
+	}
+	if (*mode != DA_REWRITE_ALIAS && *mode != want)
+		return usage_error(t->cmd, "--annotate and --reverse are mutually exclusive");
+	*mode = want;
+	return 0;
 }
 
 int tool_options(struct tool *t, int argc, char **argv, const char *usage)

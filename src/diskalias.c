@@ -5,6 +5,8 @@
 
 #include "tool.h"
 
+static int cmd_help(struct tool *t, int argc, char **argv);
+
 static const struct command {
 	const char *name;
 	int (*fn)(struct tool *t, int argc, char **argv);
@@ -24,6 +26,7 @@ static const struct command {
 	{ "run", cmd_run, "run a command with aliases in its arguments and output" },
 	{ "udev", cmd_udev, "for udev rules: the aliases of a device, from udev's properties" },
 	{ "apply", cmd_apply, "make /dev/disk/by-alias links where no udev runs" },
+	{ "help", cmd_help, "this help, or a command's (help <command>)" },
 };
 
 static void usage(void)
@@ -37,14 +40,89 @@ static void usage(void)
 	       "Commands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		printf(" %-10s %s\n", commands[i].name, commands[i].help);
-	printf("\n"
-	       "Options:\n"
-	       " -c, --config <file>   alias table (default /etc/diskalias.conf, or $DISKALIAS_CONFIG)\n"
-	       "     --sysroot <dir>   read sys/, proc/, dev/, run/udev/ under <dir> ($DISKALIAS_SYSROOT)\n"
-	       " -h, --help            display this help\n"
+	printf("\nOptions:\n%s"
 	       " -V, --version         display version\n"
 	       "\n"
-	       "Run 'diskalias <command> --help' for a command's options; see diskalias(8).\n");
+	       "Run 'diskalias help <command>' for a command's options; see diskalias(8).\n",
+	       tool_global_help);
+}
+
+/* The number of single-byte edits from @a to @b, up to 3 (more is "far"). */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), d[32][32];
+
+	if (la >= 31 || lb >= 31)
+		return 3;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			/* A swap of two neighbours is one slip of the fingers. */
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[la][lb] < 3 ? d[la][lb] : 3;
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (streq(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+	const struct command *best = NULL;
+	size_t dist = 3;
+
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		size_t d = edit_distance(name, commands[i].name);
+
+		if (d < dist) {
+			dist = d;
+			best = &commands[i];
+		}
+	}
+	if (best)
+		return usage_error(NULL, "unknown command '%s'; did you mean '%s'?", name, best->name);
+	return usage_error(NULL, "unknown command '%s'", name);
+}
+
+/* diskalias help [COMMAND]: the tool's help, or the command's. */
+static int cmd_help(struct tool *t, int argc, char **argv)
+{
+	const struct command *c;
+	char *help_argv[] = { NULL, (char *)"--help", NULL };
+
+	if (argc < 2) {
+		usage();
+		return EXIT_OK;
+	}
+	if (argc > 2)
+		return usage_error("help", "expected one command");
+	c = find_command(argv[1]);
+	if (!c)
+		return unknown_command(argv[1]);
+	if (c->fn == cmd_help) {
+		usage();
+		return EXIT_OK;
+	}
+	help_argv[0] = argv[0];
+	optind = 0;
+	return c->fn(t, 2, help_argv);
 }
 
 int main(int argc, char **argv)
@@ -54,6 +132,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{},
 	};
+	const struct command *cmd;
 	struct tool t = {};
 	char *cmdline;
 	int c, r;
@@ -80,24 +159,22 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error(NULL, "no command given");
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (!streq(commands[i].name, argv[optind]))
-			continue;
-		argc -= optind;
-		argv += optind;
-		optind = 0;
-		t.cmd = commands[i].name;
-		cmdline = xasprintf("diskalias %s", t.cmd);
-		if (cmdline)
-			argv[0] = cmdline;
-		r = commands[i].fn(&t, argc, argv);
-		tool_done(&t);
-		free(cmdline);
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			errmsg("write error on standard output");
-			return EXIT_FAIL;
-		}
-		return r;
+	cmd = find_command(argv[optind]);
+	if (!cmd)
+		return unknown_command(argv[optind]);
+	argc -= optind;
+	argv += optind;
+	optind = 0;
+	t.cmd = cmd->name;
+	cmdline = xasprintf("diskalias %s", t.cmd);
+	if (cmdline)
+		argv[0] = cmdline;
+	r = cmd->fn(&t, argc, argv);
+	tool_done(&t);
+	free(cmdline);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		errmsg("write error on standard output");
+		return EXIT_FAIL;
 	}
-	return usage_error(NULL, "unknown command '%s'", argv[optind]);
+	return r;
 }

@@ -51,6 +51,10 @@ enum {
 	{ "help", no_argument, NULL, 'h' }
 #define GLOBAL_SHORT_OPTS "c:h"
 
+/* The global options, as every help lists them. */
+extern const char tool_global_help[];
+/* A command's help: @usage, then the global options. */
+void tool_help(const char *usage);
 /*
  * Handle a global option or an unknown one for a command's getopt loop.
  * Returns -1 when the option was consumed, else the exit code to leave with.
@@ -66,8 +70,11 @@ void errmsg(const char *fmt, ...) _printf_(1, 2);
 /* The same as "diskalias: note: ...". */
 void notemsg(const char *fmt, ...) _printf_(1, 2);
 
-/* --annotate (-a) and --reverse (-r): sets *@mode and returns 0 when @c is one of them. */
-int tool_mode_option(int c, enum da_rewrite_mode *mode);
+/*
+ * --annotate (-a) and --reverse (-r): sets *@mode and returns 0 when @c is
+ * one of them, -1 when it is neither, EXIT_USAGE (said) for both at once.
+ */
+int tool_mode_option(struct tool *t, int c, enum da_rewrite_mode *mode);
 /* A da_rewrite_write_fn writing to the file descriptor *(int *)@userdata, all of it. */
 int tool_write_fd(void *userdata, const struct iovec *iov, int iovcnt);
 /* Make the pipe @fd (if it is one) hold 1 MB, so its two ends take turns less often. */

@@ -12,3 +12,10 @@ da list -o NAME,ALIAS,ALIASES,IDENTITY,STATE
 da resolve bay07 slot03 data02 efi slot03p1 spare
 da name sdh 8:112 /dev/sdc1 sdc sdy1 sdy2
 da check
+# As wide as the terminal: MODEL is cut short, never SERIAL or WWN.
+da list -w 80 | head -n 3
+da list -P -o NAME,MAJ:MIN | head -n 2
+da list -P -y -o NAME,MAJ:MIN | head -n 2
+da list -y
+da list -w 0
+da list -H

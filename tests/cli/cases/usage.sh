@@ -15,3 +15,10 @@ da check extra
 da -V | sed 's/[0-9][0-9.]*/VERSION/'
 da --help | head -3
 da list --help | head -2
+# help: the tool's, a command's (with the global options), a near miss.
+da help | tail -n 3
+da help check
+da help lsit
+da lsit
+da sett x vda
+da filter -a -r
