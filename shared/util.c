@@ -503,8 +503,7 @@ void remove_stale_temps_at(int dirfd, const char *name)
 	closedir(dp);
 }
 
-/* Length of the UTF-8 sequence at @s (at most @len bytes), 0 when it is not a valid one. */
-static size_t utf8_len(const unsigned char *s, size_t len)
+size_t utf8_seq_len(const unsigned char *s, size_t len)
 {
 	size_t n;
 	uint32_t cp;
@@ -542,7 +541,7 @@ char *str_escape(const char *str, size_t len, size_t max, bool backslash)
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i < shown;) {
-		size_t n = utf8_len(s + i, shown - i);
+		size_t n = utf8_seq_len(s + i, shown - i);
 
 		if (n == 3 && s[i] == 0xef && s[i + 1] == 0xbb && s[i + 2] == 0xbf) {
 			o = stpcpy(o, "<U+FEFF>");
@@ -569,7 +568,7 @@ char *utf8_replace_invalid(const char *str)
 	size_t len = strlen(str), i = 0, n;
 	char *out, *o;
 
-	while (i < len && (n = utf8_len(s + i, len - i)))
+	while (i < len && (n = utf8_seq_len(s + i, len - i)))
 		i += n;
 	if (i == len)
 		return NULL;
@@ -580,7 +579,7 @@ char *utf8_replace_invalid(const char *str)
 	memcpy(out, s, i);
 	o = out + i;
 	while (i < len) {
-		n = utf8_len(s + i, len - i);
+		n = utf8_seq_len(s + i, len - i);
 		if (n) {
 			memcpy(o, s + i, n);
 			o += n;

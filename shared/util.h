@@ -73,6 +73,11 @@ void remove_stale_temps_at(int dirfd, const char *name);
  */
 char *str_escape(const char *s, size_t len, size_t max, bool backslash);
 /*
+ * Length of the UTF-8 sequence at @s (at most @len bytes, @len > 0), or 0
+ * when it is not valid UTF-8 (overlong forms and surrogates included).
+ */
+size_t utf8_seq_len(const unsigned char *s, size_t len);
+/*
  * @s with each byte that is not part of valid UTF-8 replaced by U+FFFD, as
  * a new string the caller frees; NULL when @s is valid UTF-8 already, or
  * when memory ran out (then @s is the best there is).

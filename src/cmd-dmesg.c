@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "jsonw.h"
 #include "tool.h"
 
 /* How the udev helper's lines naming a disk begin. */
@@ -27,7 +28,7 @@ static const char dmesg_usage[] =
 	" -w, --follow          wait for new messages\n"
 	" -T, --ctime           human-readable timestamps\n"
 	" -l, --level <list>    only these levels (emerg,alert,crit,err,warn,notice,info,debug)\n"
-	" -J, --json            one JSON object per record\n"
+	" -J, --json            JSON, as util-linux dmesg -J (with -w: a record a line)\n"
 	" -F, --file <file>     read a saved log ('-': standard input): /dev/kmsg records,\n"
 	"                       or plain lines, which are only filtered\n";
 
@@ -43,8 +44,11 @@ struct dmesg {
 	struct tool *t;
 	struct da_rewriter *rw;
 	unsigned int levels;	/* bit per level shown */
-	bool json, ctime;
+	bool json, ctime, follow;
 	double boot;		/* wall-clock time of boot, for -T */
+	struct jsonw json_out;
+	unsigned long line;	/* of a saved log, for messages */
+	const char *what;	/* the saved log's name */
 };
 
 static int parse_levels(const char *list, unsigned int *ret)
@@ -71,43 +75,12 @@ static int parse_levels(const char *list, unsigned int *ret)
 	return 0;
 }
 
-/* Length of the valid UTF-8 sequence at @s (at most @len bytes), 0 if none. */
-static size_t utf8_len(const unsigned char *s, size_t len)
+/* @len bytes as dmesg shows text: control bytes and invalid UTF-8 as \xNN. */
+static void print_escaped(const char *s, size_t len)
 {
-	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	_cleanup_free_ char *safe = str_escape(s, len, 0, false);
 
-	if (s[0] < 0x80)
-		return 1;
-	if (!n || n > len)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
-/*
- * Print @len bytes as dmesg does: control bytes and invalid UTF-8 as \xNN.
- * In JSON, a string's body: '"' and '\' escaped, and the \xNN written as text.
- */
-static void print_escaped(const char *s, size_t len, bool json)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_len(p + i, len - i);
-
-		if (n == 1 && p[i] >= 0x20 && p[i] != 0x7f) {
-			if (json && (p[i] == '"' || p[i] == '\\'))
-				putchar('\\');
-			putchar(p[i]);
-		} else if (n > 1) {
-			fwrite(p + i, 1, n, stdout);
-		} else {
-			printf(json ? "\\\\x%02x" : "\\x%02x", p[i]);
-		}
-		i += n ? n : 1;
-	}
+	fputs(safe ? safe : "", stdout);
 }
 
 static void print_time(const struct dmesg *m, uint64_t usec)
@@ -150,30 +123,40 @@ static int print_record(struct dmesg *m, const struct da_kmsg *rec)
 			return n;
 	}
 	if (m->json) {
-		printf("{\"pri\":%u,\"facility\":\"%s\",\"level\":\"%s\",\"seq\":%llu,"
-		       "\"time\":%llu.%06llu",
-		       rec->facility << 3 | rec->level,
-		       rec->facility < ARRAY_SIZE(facilities) ? facilities[rec->facility] : "unknown",
-		       levels[rec->level], (unsigned long long)rec->seq,
-		       (unsigned long long)(rec->usec / 1000000),
-		       (unsigned long long)(rec->usec % 1000000));
+		struct jsonw *w = &m->json_out;
+
+		/* util-linux dmesg -J's keys (pri, time, msg), then what only we know. */
+		jsonw_open_object(w);
+		jsonw_key(w, "pri");
+		jsonw_uint(w, rec->facility << 3 | rec->level);
+		jsonw_key(w, "time");
+		jsonw_usec(w, rec->usec);
+		jsonw_key(w, "msg");
+		jsonw_string(w, text, len);
+		jsonw_key(w, "facility");
+		jsonw_string(w, rec->facility < ARRAY_SIZE(facilities) ? facilities[rec->facility] : "unknown",
+			     rec->facility < ARRAY_SIZE(facilities) ? strlen(facilities[rec->facility]) : 7);
+		jsonw_key(w, "level");
+		jsonw_string(w, levels[rec->level], strlen(levels[rec->level]));
+		jsonw_key(w, "seq");
+		jsonw_uint(w, rec->seq);
 		if (rec->subsystem) {
-			printf(",\"subsystem\":\"");
-			print_escaped(rec->subsystem, strlen(rec->subsystem), true);
-			printf("\"");
+			jsonw_key(w, "subsystem");
+			jsonw_string(w, rec->subsystem, strlen(rec->subsystem));
 		}
 		if (rec->device) {
-			printf(",\"device\":\"");
-			print_escaped(rec->device, strlen(rec->device), true);
-			printf("\"");
+			jsonw_key(w, "device");
+			jsonw_string(w, rec->device, strlen(rec->device));
 		}
-		if (d)
-			printf(",\"kname\":\"%s\"", da_device_kname(d));
-		if (name)
-			printf(",\"alias\":\"%s\"", name);
-		printf(",\"msg\":\"");
-		print_escaped(text, len, true);
-		printf("\"}\n");
+		if (d) {
+			jsonw_key(w, "kname");
+			jsonw_string(w, da_device_kname(d), strlen(da_device_kname(d)));
+		}
+		if (name) {
+			jsonw_key(w, "alias");
+			jsonw_string(w, name, strlen(name));
+		}
+		jsonw_close_object(w);
 	} else {
 		/* A message of several lines: each printed as a line of its own, as dmesg does. */
 		for (size_t i = 0; i <= len;) {
@@ -184,11 +167,68 @@ static int print_record(struct dmesg *m, const struct da_kmsg *rec)
 			/* The kernel names its disk only in metadata: say which disk it is. */
 			if (name && n == 0 && i == 0)
 				printf("%s: ", name);
-			print_escaped(text + i, n_line, false);
+			print_escaped(text + i, n_line);
 			putchar('\n');
 			i += n_line + 1;
 		}
 	}
+	return 0;
+}
+
+/*
+ * The level of a plain line of a saved log, from a "<N>" prefix as
+ * dmesg -r and syslog write it (moved past in *@text), or -1 without one.
+ */
+static int plain_level(const char **text, size_t *len)
+{
+	const char *s = *text;
+	size_t i = 1;
+	unsigned int pri = 0;
+
+	if (*len < 3 || s[0] != '<')
+		return -1;
+	while (i < *len && i < 5 && s[i] >= '0' && s[i] <= '9')
+		pri = pri * 10 + (s[i++] - '0');
+	if (i == 1 || i >= *len || s[i] != '>')
+		return -1;
+	*text += i + 1;
+	*len -= i + 1;
+	return pri & 7;
+}
+
+/* A line of a saved log that is not a /dev/kmsg record: filtered as it is. */
+static int handle_plain(struct dmesg *m, const char *buf, size_t len)
+{
+	_cleanup_free_ char *text = NULL;
+	const char *body = buf;
+	size_t blen = len;
+	int level = plain_level(&body, &blen), r;
+
+	if (m->levels != 0xff && level < 0) {
+		errmsg("%s:%lu: no priority to filter by (--level needs /dev/kmsg records or lines with a <N> prefix, as dmesg -r writes them)",
+		       m->what, m->line);
+		return -EINVAL;
+	}
+	if (level >= 0 && !(m->levels & (1u << level)))
+		return 0;
+	r = da_rewrite_buf(m->rw, buf, len, &text, &len);
+	if (r < 0)
+		return r;
+	if (len > 0 && text[len - 1] == '\n')
+		len--;
+	if (!m->json) {
+		print_escaped(text, len);
+		putchar('\n');
+		return 0;
+	}
+	jsonw_open_object(&m->json_out);
+	if (level >= 0) {
+		jsonw_key(&m->json_out, "pri");
+		jsonw_uint(&m->json_out, level);
+	}
+	jsonw_key(&m->json_out, "msg");
+	jsonw_string(&m->json_out, text, len);
+	jsonw_close_object(&m->json_out);
 	return 0;
 }
 
@@ -197,24 +237,8 @@ static int handle_record(struct dmesg *m, const char *buf, size_t len)
 	struct da_kmsg rec;
 	int r = da_kmsg_parse(buf, len, &rec);
 
-	if (r == -EINVAL) {
-		/* Not a record: a plain line of a saved log, filtered as it is. */
-		_cleanup_free_ char *text = NULL;
-
-		r = da_rewrite_buf(m->rw, buf, len, &text, &len);
-		if (r < 0)
-			return r;
-		if (!m->json) {
-			fwrite(text, 1, len, stdout);
-			return 0;
-		}
-		if (len > 0 && text[len - 1] == '\n')
-			len--;
-		printf("{\"msg\":\"");
-		print_escaped(text, len, true);
-		printf("\"}\n");
-		return 0;
-	}
+	if (r == -EINVAL)
+		return handle_plain(m, buf, len);
 	if (r < 0)
 		return r;
 	r = print_record(m, &rec);
@@ -230,8 +254,10 @@ static int read_stream(struct dmesg *m, FILE *f, const char *what)
 	ssize_t n;
 	int r = 0;
 
+	m->what = what;
 	while (r >= 0) {
 		n = getline(&line, &size, f);
+		m->line++;
 		if (n > 0 && line[0] == ' ' && reclen > 0) {
 			/* Metadata of the record gathered so far. */
 		} else if (reclen > 0) {
@@ -259,7 +285,8 @@ static int read_stream(struct dmesg *m, FILE *f, const char *what)
 	}
 	if (r >= 0 && ferror(f))
 		r = -errno;
-	if (r < 0 && r != -EPIPE)
+	/* -EINVAL: the line was named already. */
+	if (r < 0 && r != -EPIPE && r != -EINVAL)
 		errmsg("%s: %s", what, strerror(-r));
 	return r < 0 ? -1 : 0;
 }
@@ -355,7 +382,7 @@ int cmd_dmesg(struct tool *t, int argc, char **argv)
 		{ "file", required_argument, NULL, 'F' },
 		{},
 	};
-	struct dmesg m = { .t = t, .levels = 0xff };
+	struct dmesg m = { .t = t, .levels = 0xff, .what = "the kernel log" };
 	_cleanup_free_ char *path = NULL;
 	const char *file = NULL;
 	int out = STDOUT_FILENO, c, r, fd;
@@ -389,11 +416,26 @@ int cmd_dmesg(struct tool *t, int argc, char **argv)
 		return usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
 	if (file && follow)
 		return usage_error(argv[0], "--follow reads the kernel's log, not a file");
+	/* A saved log does not say when its machine booted: -T would be a guess. */
+	if (file && m.ctime)
+		return usage_error(argv[0], "--ctime needs the boot time of the machine that wrote the log, which a saved log does not carry");
 	if (tool_rewriter(t, DA_REWRITE_ALIAS, &out, &m.rw) < 0)
 		return EXIT_FAIL;
 	r = -1;
 	if (m.ctime && boot_time(t, &m.boot) < 0)
 		goto out;
+	/*
+	 * JSON as util-linux dmesg -J prints it: one object, the records in
+	 * its "dmesg" array. Following, a record a line, each whole when it
+	 * is printed (JSON Lines): the array would never close.
+	 */
+	m.follow = follow;
+	jsonw_init(&m.json_out, stdout, !follow);
+	if (m.json && !follow) {
+		jsonw_open_object(&m.json_out);
+		jsonw_key(&m.json_out, "dmesg");
+		jsonw_open_array(&m.json_out);
+	}
 	if (file) {
 		FILE *f = streq(file, "-") ? stdin : fopen(file, "re");
 
@@ -423,6 +465,10 @@ int cmd_dmesg(struct tool *t, int argc, char **argv)
 		close(fd);
 	}
 out:
+	if (m.json && !follow) {
+		jsonw_close_array(&m.json_out);
+		jsonw_close_object(&m.json_out);
+	}
 	da_rewriter_free(m.rw);
 	return r < 0 ? EXIT_FAIL : EXIT_OK;
 }

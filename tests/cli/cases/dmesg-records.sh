@@ -31,3 +31,11 @@ da dmesg -w -F kmsg
 da dmesg -F missing
 rm "$ROOT/dev/kmsg"
 da dmesg
+# A saved dmesg -r log: its <N> prefixes are the levels -l filters by.
+printf '<3>[    1.000000] sd 2:0:3:0: [sdc] tag#0 FAILED\n<6>[    2.000000] sdc: sdc1 sdc2\n' >raw.log
+da dmesg -F raw.log -l err
+da dmesg -F raw.log -J
+# A saved log has no boot time of its own: -T cannot be honoured.
+da dmesg -F raw.log -T
+# Always valid JSON and UTF-8, whatever the records hold.
+"$bin" dmesg -J -F kmsg | python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["dmesg"]), "records")'
