@@ -63,8 +63,8 @@ static const int default_cols[] = {
 struct list_opts {
 	int cols[ARRAY_SIZE(infos) * 2];
 	size_t ncols;
-	int format;	/* 0 = tree table, or 'J', 'P', 'r' */
-	bool bytes, noheadings, all, shell;
+	struct tool_output out;	/* format 0 draws the tree */
+	bool bytes, all, shell;
 	size_t width;	/* --width, 0 for the terminal's */
 };
 
@@ -150,7 +150,7 @@ static char *device_cell(const struct tool *t, const struct list_opts *o,
 		break;
 	case COL_ALIASES: {
 		/* For JSON one name a line, which libsmartcols makes an array. */
-		const char *sep = o->format == 'J' ? "\n" : ",";
+		const char *sep = o->out.format == 'J' ? "\n" : ",";
 		char *all = NULL;
 
 		for (size_t i = 0; da_map_device_name(t->map, d, i); i++) {
@@ -297,7 +297,7 @@ static int fill_table(struct tool *t, const struct list_opts *o, struct libscols
 
 		if (!shown(d, o))
 			continue;
-		ln = scols_table_new_line(tb, part && o->format != 'P' && o->format != 'r' ? parent : NULL);
+		ln = scols_table_new_line(tb, part && o->out.format != 'P' && o->out.format != 'r' ? parent : NULL);
 		if (!ln || set_cells(ln, o, dev_cell_cb, &args, d) < 0)
 			return -1;
 		if (!part)
@@ -326,49 +326,34 @@ static int fill_table(struct tool *t, const struct list_opts *o, struct libscols
 
 static int print_list(struct tool *t, const struct list_opts *o)
 {
-	struct libscols_table *tb = scols_new_table();
+	struct libscols_table *tb = tool_table_new(&o->out, "blockdevices");
 	int r = -1;
 
 	if (!tb)
 		return -1;
-	scols_table_set_name(tb, "blockdevices");
 	if (o->width) {
 		scols_table_set_termwidth(tb, o->width);
 		scols_table_set_termforce(tb, SCOLS_TERMFORCE_ALWAYS);
 	}
-	scols_table_enable_noheadings(tb, o->noheadings);
-	if (o->format == 'J')
-		scols_table_enable_json(tb, 1);
-	else if (o->format == 'P') {
-		scols_table_enable_export(tb, 1);
-		/* MAJ:MIN="8:32" as lsblk prints it; --shell: MAJ_MIN, a name a shell takes. */
-		scols_table_enable_shellvar(tb, o->shell);
-	}
-	else if (o->format == 'r')
-		scols_table_enable_raw(tb, 1);
+	/* MAJ:MIN="8:32" as lsblk prints it; --shell: MAJ_MIN, a name a shell takes. */
+	scols_table_enable_shellvar(tb, o->shell);
 	for (size_t i = 0; i < o->ncols; i++) {
 		const struct colinfo *ci = &infos[o->cols[i]];
 		int flags = ci->flags;
 		struct libscols_column *cl;
 
 		/* The tree is drawn on NAME in the table and nests children in JSON. */
-		if (o->cols[i] == COL_NAME && (o->format == 0 || o->format == 'J'))
+		if (o->cols[i] == COL_NAME && (o->out.format == 0 || o->out.format == 'J'))
 			flags |= SCOLS_FL_TREE;
-		if (o->cols[i] == COL_ALIASES && o->format == 'J')
+		if (o->cols[i] == COL_ALIASES && o->out.format == 'J')
 			flags |= SCOLS_FL_WRAP;
-		cl = scols_table_new_column(tb, ci->name, ci->whint, flags);
+		cl = tool_table_column(tb, ci->name, ci->whint, flags,
+				       o->cols[i] == COL_SIZE && o->bytes ? SCOLS_JSON_NUMBER : ci->json);
 		if (!cl)
 			goto out;
-		if (o->format == 'J' && o->cols[i] == COL_ALIASES)
+		if (o->out.format == 'J' && o->cols[i] == COL_ALIASES)
 			scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize, scols_wrapnl_nextchunk,
 						  NULL);
-		if (o->format == 'J') {
-			int json = ci->json;
-
-			if (o->cols[i] == COL_SIZE && o->bytes)
-				json = SCOLS_JSON_NUMBER;
-			scols_column_set_json_type(cl, json);
-		}
 	}
 	if (fill_table(t, o, tb) < 0)
 		goto out;
@@ -387,11 +372,8 @@ static const char list_usage[] =
 	"\n"
 	"Options:\n"
 	" -o, --output <list>   columns to print (-o +COL adds to the default)\n"
-	" -J, --json            JSON output\n"
-	" -P, --pairs           KEY=\"value\" output\n"
+	TOOL_OUTPUT_HELP
 	" -y, --shell           with --pairs, keys a shell takes as variables (MAJ_MIN)\n"
-	" -r, --raw             raw output\n"
-	" -n, --noheadings      don't print headings\n"
 	" -b, --bytes           print SIZE in bytes\n"
 	" -a, --all             also list empty devices\n"
 	" -w, --width <num>     output width (default: the terminal's, or $COLUMNS)\n"
@@ -408,10 +390,7 @@ int cmd_list(struct tool *t, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "pairs", no_argument, NULL, 'P' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "noheadings", no_argument, NULL, 'n' },
+		TOOL_OUTPUT_LONG_OPTS,
 		{ "bytes", no_argument, NULL, 'b' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "shell", no_argument, NULL, 'y' },
@@ -425,22 +404,18 @@ int cmd_list(struct tool *t, int argc, char **argv)
 
 	memcpy(o.cols, default_cols, sizeof(default_cols));
 	o.ncols = ARRAY_SIZE(default_cols);
-	while ((c = getopt_long(argc, argv, "o:JPrnbayw:H" GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:bayw:H" TOOL_OUTPUT_SHORT_OPTS GLOBAL_SHORT_OPTS, opts,
+				NULL)) != -1) {
+		r = tool_output_option(t, c, &o.out);
+		if (r == 0)
+			continue;
+		if (r > 0)
+			return r;
 		switch (c) {
 		case 'o':
 			r = parse_columns(&o, optarg);
 			if (r >= 0)
 				return r;
-			break;
-		case 'J':
-		case 'P':
-		case 'r':
-			if (o.format && o.format != c)
-				return usage_error("list", "--json, --pairs and --raw are mutually exclusive");
-			o.format = c;
-			break;
-		case 'n':
-			o.noheadings = true;
 			break;
 		case 'b':
 			o.bytes = true;
@@ -473,7 +448,7 @@ int cmd_list(struct tool *t, int argc, char **argv)
 				return r;
 		}
 	}
-	if (o.shell && o.format != 'P')
+	if (o.shell && o.out.format != 'P')
 		return usage_error("list", "--shell goes with --pairs");
 	if (optind < argc)
 		return usage_error("list", "unexpected argument '%s'", argv[optind]);

@@ -1,32 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* diskalias partitions and diskstats: the kernel's /proc views with aliases. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <libsmartcols.h>
 
 #include "tool.h"
 
 static const char partitions_usage[] =
 	"Usage:\n"
-	" diskalias partitions [--column]\n"
+	" diskalias partitions [--column] [-J|-P|-r] [-n]\n"
 	"\n"
-	"Print /proc/partitions with each device's name replaced by its alias, or with\n"
-	"an added alias column.\n"
+	"Print /proc/partitions with each device's name replaced by its alias, or as a\n"
+	"table with the kernel names and an ALIAS column.\n"
 	"\n"
 	"Options:\n"
-	"     --column   keep the kernel names and add an \"alias\" column\n";
+	"     --column          the table, kernel names kept, an ALIAS column added\n"
+	TOOL_OUTPUT_HELP
+	"                       (each of these prints the table too)\n";
 
 static const char diskstats_usage[] =
 	"Usage:\n"
-	" diskalias diskstats [-w <seconds> [-n <count>]]\n"
+	" diskalias diskstats [-w <seconds> [-n <count>]] [-J|-P|-r] [--noheadings]\n"
 	"\n"
 	"Print /proc/diskstats with each device's name replaced by its alias. With -w,\n"
 	"show rates per disk every <seconds> instead, by alias, as iostat does.\n"
 	"\n"
 	"Options:\n"
-	" -w, --watch <seconds>   interval (may be fractional)\n"
-	" -n, --count <count>     stop after this many reports (default: never)\n";
+	" -w, --watch <seconds> interval (may be fractional)\n"
+	" -n, --count <count>   stop after this many reports (default: never)\n"
+	" -J, --json            JSON output\n"
+	" -P, --pairs           KEY=\"value\" output\n"
+	" -r, --raw             raw output\n"
+	"     --noheadings      don't print headings\n"
+	"                       (without -w each of these prints the counters as a table,\n"
+	"                       kernel names kept and an ALIAS column added)\n";
 
 /* One line of a /proc table: where its name field is. */
 struct field {
@@ -102,47 +113,98 @@ static void print_replaced(struct tool *t, const struct field *f, const char *na
 	       (int)(f->len - f->name - f->namelen), f->line + f->name + f->namelen);
 }
 
-struct columns {
-	int width;	/* up to the end of the name column */
-	bool print;
+/* Fields of a /proc table's device line, blank separated: at most @max into @v. */
+static size_t split_fields(const struct field *f, char **v, size_t max)
+{
+	_cleanup_free_ char *line = strndup(f->line, f->len);
+	char *save = NULL, *tok;
+	size_t n = 0;
+
+	for (tok = line ? strtok_r(line, " \t", &save) : NULL; tok && n < max;
+	     tok = strtok_r(NULL, " \t", &save))
+		v[n++] = strdup(tok);
+	return n;
+}
+
+struct proc_table {
+	struct libscols_table *tb;
+	const char *const *cols;	/* the fields' column names, then NAME and ALIAS */
+	size_t ncols, name_col;		/* fields in a line; which one is the name */
+	int err;
 };
 
-/* First measure, then print: the lines up to the name padded, then the alias. */
-static void print_column(struct tool *t, const struct field *f, const char *name, void *data)
+/* A device line of a /proc table as a row: its fields, the name's alias after them. */
+static void add_row(struct tool *t, const struct field *f, const char *name, void *data)
 {
-	struct columns *c = data;
-	int w = (int)(f->namelen ? f->name + f->namelen : f->len);
+	struct proc_table *pt = data;
+	struct libscols_line *ln;
+	char *v[32] = {};
+	size_t n;
 
-	if (!c->print) {
-		if (w > c->width)
-			c->width = w;
-	} else if (f->namelen) {
-		printf("%-*.*s  %s\n", c->width, w, f->line, name ? name : "-");
-	} else if (f->len) {
-		printf("%-*.*s  alias\n", c->width, w, f->line);
-	} else {
-		printf("\n");
+	if (!f->namelen || pt->err)
+		return;
+	n = split_fields(f, v, ARRAY_SIZE(v));
+	ln = scols_table_new_line(pt->tb, NULL);
+	for (size_t i = 0; i < n; i++) {
+		if (!ln || i >= pt->ncols || scols_line_refer_data(ln, i, v[i]) < 0) {
+			free(v[i]);
+			continue;
+		}
 	}
+	if (!ln || (name && scols_line_set_data(ln, pt->ncols, name) < 0))
+		pt->err = -ENOMEM;
+}
+
+/* Print the device lines of @buf as a table of @cols and an ALIAS column. */
+static int print_proc_table(struct tool *t, const struct tool_output *o, const char *what,
+			    const char *buf, size_t len, const char *const *cols, size_t ncols,
+			    size_t name_col)
+{
+	struct proc_table pt = { tool_table_new(o, what), cols, ncols, name_col, 0 };
+	int r = -ENOMEM;
+
+	if (!pt.tb)
+		goto out;
+	for (size_t i = 0; i < ncols; i++)
+		if (!tool_table_column(pt.tb, cols[i], 1, i == name_col ? 0 : SCOLS_FL_RIGHT,
+				       i == name_col ? SCOLS_JSON_STRING : SCOLS_JSON_NUMBER))
+			goto out;
+	if (!tool_table_column(pt.tb, "ALIAS", 1, 0, SCOLS_JSON_STRING))
+		goto out;
+	for_each_line(t, buf, len, name_col, add_row, &pt);
+	r = pt.err ? pt.err : scols_print_table(pt.tb);
+out:
+	scols_unref_table(pt.tb);
+	if (r < 0)
+		errmsg("%s", strerror(-r));
+	return r < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
 int cmd_partitions(struct tool *t, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		GLOBAL_LONG_OPTS,
+		TOOL_OUTPUT_LONG_OPTS,
 		{ "column", no_argument, NULL, 'C' },
 		{},
 	};
+	static const char *const cols[] = { "MAJOR", "MINOR", "BLOCKS", "NAME" };
 	_cleanup_free_ char *buf = NULL;
-	struct columns cols = {};
+	struct tool_output o = {};
 	bool column = false;
 	size_t len;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS TOOL_OUTPUT_SHORT_OPTS, opts, NULL)) != -1) {
 		if (c == 'C') {
 			column = true;
 			continue;
 		}
+		r = tool_output_option(t, c, &o);
+		if (r == 0)
+			continue;
+		if (r > 0)
+			return r;
 		r = tool_common_option(t, c, partitions_usage);
 		if (r >= 0)
 			return r;
@@ -153,14 +215,12 @@ int cmd_partitions(struct tool *t, int argc, char **argv)
 		return EXIT_FAIL;
 	if (len > 0 && buf[len - 1] == '\n')
 		len--;
-	if (!column) {
+	/* As the kernel prints it, names replaced; or a table with an alias column, in any format. */
+	if (!column && !o.format && !o.noheadings) {
 		for_each_line(t, buf, len, 3, print_replaced, NULL);
 		return EXIT_OK;
 	}
-	for_each_line(t, buf, len, 3, print_column, &cols);
-	cols.print = true;
-	for_each_line(t, buf, len, 3, print_column, &cols);
-	return EXIT_OK;
+	return print_proc_table(t, &o, "partitions", buf, len, cols, ARRAY_SIZE(cols), 3);
 }
 
 /* The counters of one device in /proc/diskstats that rates are made of. */
@@ -235,18 +295,44 @@ static const struct stat_line *sample_find(const struct sample *s, const char *k
 	return NULL;
 }
 
-/* One iostat-style report of what happened between @a and @b. */
-static void print_rates(struct tool *t, const struct sample *a, const struct sample *b)
+/* Add a cell printed with @fmt to @ln; false without memory. */
+static bool cell_printf(struct libscols_line *ln, size_t col, const char *fmt, ...) _printf_(3, 4);
+static bool cell_printf(struct libscols_line *ln, size_t col, const char *fmt, ...)
 {
-	double dt = b->when - a->when;
+	va_list ap;
+	char *v;
 
+	va_start(ap, fmt);
+	v = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (v && scols_line_refer_data(ln, col, v) == 0)
+		return true;
+	free(v);
+	return false;
+}
+
+/* One iostat-style report of what happened between @a and @b. */
+static int print_rates(struct tool *t, const struct tool_output *o, const struct sample *a,
+		       const struct sample *b)
+{
+	static const char *const cols[] = { "DEVICE", "R/S", "RKB/S", "R_AWAIT", "W/S", "WKB/S",
+					    "W_AWAIT", "%UTIL" };
+	struct libscols_table *tb = tool_table_new(o, "diskstats");
+	double dt = b->when - a->when;
+	int r = -ENOMEM;
+
+	if (!tb)
+		return r;
 	if (dt <= 0)
 		dt = 1e-9;
-	printf("%-16s %9s %10s %8s %9s %10s %8s %7s\n", "Device", "r/s", "rkB/s", "r_await",
-	       "w/s", "wkB/s", "w_await", "%util");
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		if (!tool_table_column(tb, cols[i], i ? 8 : 16, i ? SCOLS_FL_RIGHT : 0,
+				       i ? SCOLS_JSON_NUMBER : SCOLS_JSON_STRING))
+			goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct stat_line *y = &b->v[i], *x = sample_find(a, y->kname);
 		const char *name = tool_name_of(t, y->kname);
+		struct libscols_line *ln;
 		unsigned long long rd, wr;
 		double util;
 
@@ -256,17 +342,25 @@ static void print_rates(struct tool *t, const struct sample *a, const struct sam
 		util = (y->ioticks - x->ioticks) / (dt * 10.0);
 		rd = y->rd - x->rd;
 		wr = y->wr - x->wr;
-		printf("%-16s %9.2f %10.2f %8.2f %9.2f %10.2f %8.2f %7.2f\n", name ? name : y->kname,
-		       rd / dt, (y->rsect - x->rsect) / 2.0 / dt,
-		       rd ? (double)(y->rticks - x->rticks) / rd : 0.0, wr / dt,
-		       (y->wsect - x->wsect) / 2.0 / dt,
-		       wr ? (double)(y->wticks - x->wticks) / wr : 0.0,
-		       util > 100.0 ? 100.0 : util);
+		ln = scols_table_new_line(tb, NULL);
+		if (!ln || scols_line_set_data(ln, 0, name ? name : y->kname) < 0 ||
+		    !cell_printf(ln, 1, "%.2f", rd / dt) ||
+		    !cell_printf(ln, 2, "%.2f", (y->rsect - x->rsect) / 2.0 / dt) ||
+		    !cell_printf(ln, 3, "%.2f", rd ? (double)(y->rticks - x->rticks) / rd : 0.0) ||
+		    !cell_printf(ln, 4, "%.2f", wr / dt) ||
+		    !cell_printf(ln, 5, "%.2f", (y->wsect - x->wsect) / 2.0 / dt) ||
+		    !cell_printf(ln, 6, "%.2f", wr ? (double)(y->wticks - x->wticks) / wr : 0.0) ||
+		    !cell_printf(ln, 7, "%.2f", util > 100.0 ? 100.0 : util))
+			goto out;
 	}
+	r = scols_print_table(tb);
 	fflush(stdout);
+out:
+	scols_unref_table(tb);
+	return r;
 }
 
-static int watch(struct tool *t, double interval, long count)
+static int watch(struct tool *t, const struct tool_output *o, double interval, long count)
 {
 	struct sample a = {}, b = {};
 	int ret = EXIT_OK;
@@ -282,9 +376,13 @@ static int watch(struct tool *t, double interval, long count)
 			ret = EXIT_FAIL;
 			break;
 		}
-		if (i > 0)
+		if (i > 0 && o->format != 'J')
 			printf("\n");
-		print_rates(t, &a, &b);
+		if (print_rates(t, o, &a, &b) < 0) {
+			errmsg("out of memory");
+			ret = EXIT_FAIL;
+			break;
+		}
 		sample_free(&a);
 		a = b;
 		b = (struct sample){};
@@ -299,17 +397,31 @@ int cmd_diskstats(struct tool *t, int argc, char **argv)
 	static const struct option opts[] = {
 		GLOBAL_LONG_OPTS,
 		{ "watch", required_argument, NULL, 'w' },
-		{ "count", required_argument, NULL, 'n' },
+		{ "count", required_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "pairs", no_argument, NULL, 'P' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "noheadings", no_argument, NULL, 'N' },
 		{},
 	};
+	/* The fields of a line, as Documentation/admin-guide/iostats.rst names them. */
+	static const char *const cols[] = {
+		"MAJOR", "MINOR", "NAME", "READS", "READS_MERGED", "SECTORS_READ", "READ_MS",
+		"WRITES", "WRITES_MERGED", "SECTORS_WRITTEN", "WRITE_MS", "IOS_IN_PROGRESS", "IO_MS",
+		"WEIGHTED_IO_MS", "DISCARDS", "DISCARDS_MERGED", "SECTORS_DISCARDED", "DISCARD_MS",
+		"FLUSHES", "FLUSH_MS",
+	};
 	_cleanup_free_ char *buf = NULL;
+	struct tool_output o = {};
 	double interval = 0;
 	long count = -1;
+	struct field f;
 	char *end;
-	size_t len;
+	size_t len, nfields;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS "w:n:", opts, NULL)) != -1) {
+	/* -n is the count, as it always was here: --noheadings has no short form. */
+	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS "w:n:JPr", opts, NULL)) != -1) {
 		switch (c) {
 		case 'w':
 			errno = 0;
@@ -318,12 +430,21 @@ int cmd_diskstats(struct tool *t, int argc, char **argv)
 				return usage_error(argv[0], "invalid interval '%s'", optarg);
 			continue;
 		case 'n':
+		case 'C':
 			errno = 0;
 			count = strtol(optarg, &end, 10);
 			if (errno || *end || count < 1)
 				return usage_error(argv[0], "invalid count '%s'", optarg);
 			continue;
+		case 'N':
+			o.noheadings = true;
+			continue;
 		}
+		r = tool_output_option(t, c, &o);
+		if (r == 0)
+			continue;
+		if (r > 0)
+			return r;
 		r = tool_common_option(t, c, diskstats_usage);
 		if (r >= 0)
 			return r;
@@ -335,11 +456,17 @@ int cmd_diskstats(struct tool *t, int argc, char **argv)
 	if (tool_load(t, NEED_MAP_NAMES) < 0)
 		return EXIT_FAIL;
 	if (interval > 0)
-		return watch(t, interval, count);
+		return watch(t, &o, interval, count);
 	if (tool_read_file(t, DA_FILE_DISKSTATS, &buf, &len) < 0)
 		return EXIT_FAIL;
 	if (len > 0 && buf[len - 1] == '\n')
 		len--;
-	for_each_line(t, buf, len, 2, print_replaced, NULL);
-	return EXIT_OK;
+	if (!o.format && !o.noheadings) {
+		for_each_line(t, buf, len, 2, print_replaced, NULL);
+		return EXIT_OK;
+	}
+	/* As many counters as this kernel writes (11, 15 or 17): the first line says. */
+	for (nfields = 0; nfields < ARRAY_SIZE(cols) && find_field(buf, strcspn(buf, "\n"), nfields, &f);)
+		nfields++;
+	return print_proc_table(t, &o, "diskstats", buf, len, cols, nfields, 2);
 }

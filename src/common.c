@@ -303,3 +303,45 @@ char *tool_matching_devices(const struct tool *t, enum da_id_kind kind, const ch
 	}
 	return fclose(f) == 0 ? s : NULL;
 }
+
+int tool_output_option(struct tool *t, int c, struct tool_output *o)
+{
+	switch (c) {
+	case 'J':
+	case 'P':
+	case 'r':
+		if (o->format && o->format != c)
+			return usage_error(t->cmd, "--json, --pairs and --raw are mutually exclusive");
+		o->format = c;
+		return 0;
+	case 'n':
+		o->noheadings = true;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+struct libscols_table *tool_table_new(const struct tool_output *o, const char *name)
+{
+	struct libscols_table *tb = scols_new_table();
+
+	if (!tb)
+		return NULL;
+	scols_table_set_name(tb, name);
+	scols_table_enable_noheadings(tb, o->noheadings);
+	scols_table_enable_json(tb, o->format == 'J');
+	scols_table_enable_export(tb, o->format == 'P');
+	scols_table_enable_raw(tb, o->format == 'r');
+	return tb;
+}
+
+struct libscols_column *tool_table_column(struct libscols_table *tb, const char *name,
+					  double whint, int flags, int json)
+{
+	struct libscols_column *cl = scols_table_new_column(tb, name, whint, flags);
+
+	if (cl)
+		scols_column_set_json_type(cl, json);
+	return cl;
+}

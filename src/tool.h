@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <libsmartcols.h>
 
 #include <diskalias.h>
 #include "util.h"
@@ -50,6 +51,37 @@ enum {
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT }, \
 	{ "help", no_argument, NULL, 'h' }
 #define GLOBAL_SHORT_OPTS "c:h"
+
+/*
+ * The one output path for tables: libsmartcols, in the formats lsblk
+ * has. A command adds TOOL_OUTPUT_LONG_OPTS and TOOL_OUTPUT_SHORT_OPTS to
+ * its options and hands each option to tool_output_option().
+ */
+struct tool_output {
+	int format;		/* 0 = aligned columns, 'J' JSON, 'P' KEY="value", 'r' raw */
+	bool noheadings;
+};
+#define TOOL_OUTPUT_LONG_OPTS \
+	{ "json", no_argument, NULL, 'J' }, \
+	{ "pairs", no_argument, NULL, 'P' }, \
+	{ "raw", no_argument, NULL, 'r' }, \
+	{ "noheadings", no_argument, NULL, 'n' }
+#define TOOL_OUTPUT_SHORT_OPTS "JPrn"
+#define TOOL_OUTPUT_HELP \
+	" -J, --json            JSON output\n" \
+	" -P, --pairs           KEY=\"value\" output\n" \
+	" -r, --raw             raw output\n" \
+	" -n, --noheadings      don't print headings\n"
+/* Take @c if it is an output option: 0; -1 when it is not one; EXIT_USAGE (said) for two formats. */
+int tool_output_option(struct tool *t, int c, struct tool_output *o);
+/*
+ * A new table in @o's format, named @name (JSON's top key); NULL without
+ * memory. Print it with scols_print_table(), free with scols_unref_table().
+ */
+struct libscols_table *tool_table_new(const struct tool_output *o, const char *name);
+/* Add a column: @name, width hint @whint, libsmartcols @flags, JSON type @json. NULL without memory. */
+struct libscols_column *tool_table_column(struct libscols_table *tb, const char *name,
+					  double whint, int flags, int json);
 
 /* The global options, as every help lists them. */
 extern const char tool_global_help[];

@@ -13,5 +13,12 @@ da diskstats -w 0.05 -n 2
 da partitions extra
 da diskstats -n 2
 da diskstats -w 0
+# The same output path as list: JSON, raw, pairs, no headings.
+da partitions -J | head -n 10
+da partitions -r -n | head -n 3
+da partitions -P | tail -n 1
+"$bin" diskstats -J | python3 -c 'import json,sys; d=json.load(sys.stdin)["diskstats"]; print(len(d), "devices,", sorted(d[2])[:4])'
+"$bin" diskstats -w 0.05 -n 1 -J | python3 -c 'import json,sys; d=json.load(sys.stdin)["diskstats"]; print([x["device"] for x in d][:3])'
+da partitions -J -r
 rm "$ROOT/proc/partitions"
 da partitions
