@@ -57,6 +57,12 @@ ln -s "$ROOT/precious" "$ROOT/run/diskalias/renamed.new"
 ln -s "$ROOT/precious" "$ROOT/run/diskalias/.renamed.tmp-AAAAAA"
 da apply
 cat "$ROOT/precious"
+# The kernel's alias attribute, planted as a symlink: refused, not followed.
+rm "$ROOT/sys/class/block/sdc/alias"
+ln -s "$ROOT/precious" "$ROOT/sys/class/block/sdc/alias"
+"$bin" unset bay07 >/dev/null 2>&1
+da apply
+cat "$ROOT/precious"
 rm -rf "$ROOT/dev/disk/by-alias"
 mkdir "$ROOT/elsewhere"
 ln -s "$ROOT/elsewhere" "$ROOT/dev/disk/by-alias"
