@@ -406,11 +406,6 @@ int cmd_list(struct tool *t, int argc, char **argv)
 	o.ncols = ARRAY_SIZE(default_cols);
 	while ((c = getopt_long(argc, argv, "o:bayw:H" TOOL_OUTPUT_SHORT_OPTS GLOBAL_SHORT_OPTS, opts,
 				NULL)) != -1) {
-		r = tool_output_option(t, c, &o.out);
-		if (r == 0)
-			continue;
-		if (r > 0)
-			return r;
 		switch (c) {
 		case 'o':
 			r = parse_columns(&o, optarg);
@@ -443,7 +438,7 @@ int cmd_list(struct tool *t, int argc, char **argv)
 			print_columns(stdout);
 			return EXIT_OK;
 		default:
-			r = tool_common_option(t, c, list_usage);
+			r = tool_output_common_option(t, c, &o.out, list_usage);
 			if (r >= 0)
 				return r;
 		}

@@ -200,12 +200,7 @@ int cmd_partitions(struct tool *t, int argc, char **argv)
 			column = true;
 			continue;
 		}
-		r = tool_output_option(t, c, &o);
-		if (r == 0)
-			continue;
-		if (r > 0)
-			return r;
-		r = tool_common_option(t, c, partitions_usage);
+		r = tool_output_common_option(t, c, &o, partitions_usage);
 		if (r >= 0)
 			return r;
 	}
@@ -440,12 +435,7 @@ int cmd_diskstats(struct tool *t, int argc, char **argv)
 			o.noheadings = true;
 			continue;
 		}
-		r = tool_output_option(t, c, &o);
-		if (r == 0)
-			continue;
-		if (r > 0)
-			return r;
-		r = tool_common_option(t, c, diskstats_usage);
+		r = tool_output_common_option(t, c, &o, diskstats_usage);
 		if (r >= 0)
 			return r;
 	}

@@ -322,6 +322,15 @@ int tool_output_option(struct tool *t, int c, struct tool_output *o)
 	}
 }
 
+int tool_output_common_option(struct tool *t, int c, struct tool_output *o, const char *usage)
+{
+	int r = tool_output_option(t, c, o);
+
+	if (r >= 0)
+		return r == 0 ? -1 : r;
+	return tool_common_option(t, c, usage);
+}
+
 struct libscols_table *tool_table_new(const struct tool_output *o, const char *name)
 {
 	struct libscols_table *tb = scols_new_table();

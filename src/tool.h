@@ -74,6 +74,8 @@ struct tool_output {
 	" -n, --noheadings      don't print headings\n"
 /* Take @c if it is an output option: 0; -1 when it is not one; EXIT_USAGE (said) for two formats. */
 int tool_output_option(struct tool *t, int c, struct tool_output *o);
+/* tool_output_option(), then tool_common_option(): -1 when @c was taken, else the exit code. */
+int tool_output_common_option(struct tool *t, int c, struct tool_output *o, const char *usage);
 /*
  * A new table in @o's format, named @name (JSON's top key); NULL without
  * memory. Print it with scols_print_table(), free with scols_unref_table().
