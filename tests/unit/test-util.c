@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Paths by their letters: discovery resolves sysfs links with
- * resolve_link(), not realpath(), so the folding must be exact.
+ * resolve_link(), not realpath(), so the folding must be exact. Text made
+ * safe to show, and files written where nothing planted can steer them.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -91,11 +93,82 @@ static void test_resolve_link(void **state)
 	assert_int_equal(system(p), 0);
 }
 
+static void expect_escape(const char *in, size_t len, size_t max, bool backslash, const char *want)
+{
+	char *got = str_escape(in, len, max, backslash);
+
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_escape(void **state)
+{
+	expect_escape("plain é ü 名", strlen("plain é ü 名"), 0, true, "plain é ü 名");
+	expect_escape("a\x1b[2Jb\nc\td\x7f", 11, 0, true, "a\\x1b[2Jb\\x0ac\\x09d\\x7f");
+	/* Invalid UTF-8: a lone continuation, a surrogate, an overlong form, a cut sequence. */
+	expect_escape("\x80 \xed\xa0\x80 \xc0\xaf \xe2\x82", 11, 0, true,
+		      "\\x80 \\xed\\xa0\\x80 \\xc0\\xaf \\xe2\\x82");
+	/* C1 controls are controls to a terminal. */
+	expect_escape("\xc2\x9b" "31m", 5, 0, true, "\\xc2\\x9b31m");
+	expect_escape("\xef\xbb\xbf" "alias", 8, 0, true, "<U+FEFF>alias");
+	expect_escape("a\\b", 3, 0, true, "a\\x5cb");
+	expect_escape("a\\b", 3, 0, false, "a\\b");
+	expect_escape("abcdef", 6, 4, true, "abcd...");
+	expect_escape("a\0b", 3, 0, true, "a\\x00b");
+}
+
+static void test_utf8_replace(void **state)
+{
+	char *s = utf8_replace_invalid("ok \xff end \xed\xa0\x80");
+
+	assert_null(utf8_replace_invalid("all good é"));
+	assert_non_null(s);
+	assert_string_equal(s, "ok \xef\xbf\xbd end \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	free(s);
+}
+
+/* replace_file_at() never writes through a link and leaves no temporary file; stale ones go. */
+static void test_replace_file(void **state)
+{
+	char dir[] = "/tmp/da-util-XXXXXX", path[96], *buf = NULL;
+	int dfd;
+
+	assert_non_null(mkdtemp(dir));
+	dfd = open_private_dir(dir, false);
+	assert_true(dfd >= 0);
+	snprintf(path, sizeof(path), "%s/victim", dir);
+	assert_int_equal(symlink("/etc/passwd", path), 0);
+	/* The link itself is replaced, its target untouched. */
+	assert_int_equal(replace_file_at(dfd, "victim", "new\n", 4, 0644, -1, -1, true), 0);
+	assert_int_equal(read_file(path, &buf, NULL), 0);
+	assert_string_equal(buf, "new\n");
+	free(buf);
+	snprintf(path, sizeof(path), "%s/.victim.tmp-AbC123", dir);
+	assert_int_equal(symlink("/etc/passwd", path), 0);
+	remove_stale_temps_at(dfd, "victim");
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(access("/etc/passwd", F_OK), 0);
+	close(dfd);
+	/* A directory others can write, or a symlink to one, is not private. */
+	assert_int_equal(chmod(dir, 0777), 0);
+	assert_int_equal(open_private_dir(dir, false), -EPERM);
+	assert_int_equal(chmod(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/link", dir);
+	assert_int_equal(symlink(dir, path), 0);
+	assert_int_equal(open_private_dir(path, false), -EPERM);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_normalize),
 		cmocka_unit_test(test_resolve_link),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_utf8_replace),
+		cmocka_unit_test(test_replace_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
