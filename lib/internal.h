@@ -37,6 +37,8 @@ char *da_mapper_node(const char *dm_name);
  * dblog1 -> 5) and its number in *ret_partno, or 0 when it is none.
  */
 size_t da_partition_base_len(const char *name, size_t len, unsigned int *ret_partno);
+/* True for a byte an alias name may hold: A-Z a-z 0-9 . _ + - (ASCII, whatever the locale). */
+bool da_name_char(char c);
 /* The kernel's partition rule: a name ending in a digit takes a 'p' before the number. */
 bool da_partition_takes_p(const char *name, size_t len);
 

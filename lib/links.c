@@ -9,7 +9,6 @@
  * links our rules ask for and the form apply makes. Anything else in the
  * directory (a file, a link elsewhere) is somebody else's and left alone.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -445,11 +444,6 @@ static bool is_name_or_part(const char *s, size_t len, const char *name)
 	return da_partition_split(word, &base, &partno) == 0 && streq(base, name);
 }
 
-static bool is_name_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '.' || c == '_' || c == '+' || c == '-';
-}
-
 /* The first "/dev/disk/by-alias/WORD" in @line where WORD is @name or a partition of it. */
 static const char *find_link_use(const char *line, const char *name)
 {
@@ -459,7 +453,7 @@ static const char *find_link_use(const char *line, const char *name)
 		const char *w = p + strlen(prefix);
 		size_t n = 0;
 
-		while (is_name_char(w[n]))
+		while (da_name_char(w[n]))
 			n++;
 		if (n && is_name_or_part(w, n, name))
 			return p;

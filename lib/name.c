@@ -89,11 +89,16 @@ DA_EXPORT bool da_name_is_kernel_like(const char *name)
 	return false;
 }
 
+bool da_name_char(char c)
+{
+	return is_alnum(c) || c == '.' || c == '_' || c == '+' || c == '-';
+}
+
 /* Every byte one of A-Z a-z 0-9 . _ + - (a table load checks thousands of names). */
 static bool all_name_chars(const char *s)
 {
 	for (; *s; s++)
-		if (!is_alnum(*s) && *s != '.' && *s != '_' && *s != '+' && *s != '-')
+		if (!da_name_char(*s))
 			return false;
 	return true;
 }

@@ -128,21 +128,11 @@ char *read_attr_at(int dfd, const char *name, bool trim_front)
 	return buf;
 }
 
-static char *read_attr_full(const char *dir, const char *name, bool trim_front)
+char *read_attr(const char *dir, const char *name)
 {
 	_cleanup_free_ char *path = xasprintf("%s/%s", dir, name);
 
-	return path ? read_attr_at(AT_FDCWD, path, trim_front) : NULL;
-}
-
-char *read_attr(const char *dir, const char *name)
-{
-	return read_attr_full(dir, name, false);
-}
-
-char *read_attr_trimmed(const char *dir, const char *name)
-{
-	return read_attr_full(dir, name, true);
+	return path ? read_attr_at(AT_FDCWD, path, false) : NULL;
 }
 
 char *read_link_at(int dfd, const char *name)

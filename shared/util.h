@@ -88,8 +88,6 @@ int read_fd(int fd, char **ret_buf, size_t *ret_len);
 int write_all(int fd, const char *buf, size_t len);
 /* Read a small attribute file, trailing white space removed; NULL when absent or empty. */
 char *read_attr(const char *dir, const char *name);
-/* As read_attr(), leading white space removed too (SCSI vendor/model, NVMe serial). */
-char *read_attr_trimmed(const char *dir, const char *name);
 /*
  * Attribute @name of the directory open as @dfd: its text without trailing
  * blanks (and leading ones with @trim_front), NULL when absent or empty.
