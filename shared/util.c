@@ -407,12 +407,14 @@ int open_private_dir(char *dir, bool create)
 	struct stat st;
 	int fd, r;
 
-	if (create) {
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* Made only when missing: the udev helper comes here for every device. */
+	if (fd < 0 && errno == ENOENT && create) {
 		r = mkdir_p(dir);
 		if (r < 0)
 			return r;
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOTDIR ? -EPERM : -errno;
 	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
