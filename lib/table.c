@@ -402,7 +402,10 @@ static int problem_cmp(const void *pa, const void *pb)
 {
 	const struct da_problem *a = pa, *b = pb;
 
-	return a->line < b->line ? -1 : a->line > b->line;
+	/* Two problems of one line in a fixed order, whatever the sort. */
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return strcmp(a->msg, b->msg);
 }
 
 enum text_mode {
