@@ -327,6 +327,22 @@ int strv_push(struct strv *l, const char *s)
 	return strv_consume(l, strdup(s));
 }
 
+char *strv_join(char *const *v, const char *sep)
+{
+	size_t len = 1, seplen = strlen(sep);
+	char *s, *o;
+
+	for (char *const *p = v; p && *p; p++)
+		len += strlen(*p) + seplen;
+	s = o = malloc(len);
+	if (!s)
+		return NULL;
+	*o = '\0';
+	for (char *const *p = v; p && *p; p++)
+		o = stpcpy(p == v ? o : stpcpy(o, sep), *p);
+	return s;
+}
+
 bool strv_contains(const struct strv *l, const char *s)
 {
 	for (size_t i = 0; i < l->n; i++)

@@ -125,6 +125,8 @@ int strv_push(struct strv *l, const char *s);
 /* Append @s itself, taking ownership (freed on failure). */
 int strv_consume(struct strv *l, char *s);
 bool strv_contains(const struct strv *l, const char *s);
+/* The strings of NULL-terminated @v (may be NULL) joined by @sep, in one pass. Caller frees. */
+char *strv_join(char *const *v, const char *sep);
 void strv_sort(struct strv *l);
 void strv_free(struct strv *l);
 

@@ -51,14 +51,9 @@ static int refuse_shared(struct tool *t, const struct da_device *dev, struct str
 			       da_alias_identity(a), strerror(-n));
 			continue;
 		}
-		for (size_t k = 0; n > 0 && v[k] && r >= 0; k++) {
-			if (fresh)
-				da_udev_trigger_disk(t->ctx, v[k], "change");
-			text = xasprintf("%s%s%s", others ? others : "", others ? ", " : "", v[k]);
-			free(others);
-			others = text;
-			text = NULL;
-		}
+		for (size_t k = 0; fresh && v[k]; k++)
+			da_udev_trigger_disk(t->ctx, v[k], "change");
+		others = strv_join(v, ", ");
 		da_names_free(v);
 		if (n == 0)
 			continue;
@@ -79,6 +74,7 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 	const struct da_alias *a;
 	struct da_device *dev;
 	struct strv refused = {}, keep = {};
+	_cleanup_free_ char *all = NULL;
 	char **names = NULL;
 	int r;
 
@@ -117,14 +113,19 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 		da_names_free(names);
 		return EXIT_FAIL;
 	}
-	for (char **n = names; *n; n++)
-		if (!strv_contains(&refused, *n) && strv_push(&keep, *n) < 0)
-			return EXIT_FAIL;
+	for (char **n = names; r >= 0 && *n; n++)
+		if (!strv_contains(&refused, *n))
+			r = strv_push(&keep, *n);
+	all = r >= 0 ? strv_join(keep.v, " ") : NULL;
+	if (!all) {
+		errmsg("out of memory");
+		da_names_free(names);
+		strv_free(&keep);
+		strv_free(&refused);
+		return EXIT_FAIL;
+	}
 	if (keep.n) {
-		printf("DISKALIAS=%s\nDISKALIAS_ALL=", keep.v[0]);
-		for (size_t i = 0; i < keep.n; i++)
-			printf("%s%s", i ? " " : "", keep.v[i]);
-		putchar('\n');
+		printf("DISKALIAS=%s\nDISKALIAS_ALL=%s\n", keep.v[0], all);
 		/* One variable per name: the rules make a link of each. */
 		for (size_t i = 0; i < keep.n; i++)
 			printf("DISKALIAS_%zu=%s\n", i + 1, keep.v[i]);
