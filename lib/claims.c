@@ -89,10 +89,10 @@ DA_EXPORT int da_udev_claim(const struct da_ctx *ctx, const struct da_device *de
 {
 	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
 	_cleanup_free_ char *claims = dir ? xasprintf("%s/claims", dir) : NULL;
-	_cleanup_free_ char *buf = NULL, *out = NULL, *safe = NULL;
+	_cleanup_free_ char *buf = NULL, *out = NULL, *safe = NULL, *before = NULL;
 	struct strv others = {};
 	bool mine = false;
-	size_t outlen = 0;
+	size_t outlen = 0, buflen = 0;
 	char name[17], *line, *save = NULL;
 	FILE *f = NULL;
 	int dfd, fd, r = 0;
@@ -107,8 +107,14 @@ DA_EXPORT int da_udev_claim(const struct da_ctx *ctx, const struct da_device *de
 	close(dfd);
 	if (fd < 0)
 		return -errno;
-	if (flock(fd, LOCK_EX) < 0 || read_fd(fd, &buf, NULL) < 0) {
+	if (flock(fd, LOCK_EX) < 0 || read_fd(fd, &buf, &buflen) < 0) {
 		r = -errno;
+		goto out;
+	}
+	/* The lines are split below; what was there is compared with what is to be. */
+	before = strdup(buf);
+	if (!before) {
+		r = -ENOMEM;
 		goto out;
 	}
 	f = open_memstream(&out, &outlen);
@@ -144,7 +150,9 @@ DA_EXPORT int da_udev_claim(const struct da_ctx *ctx, const struct da_device *de
 	if (fclose(f) != 0 && r >= 0)
 		r = -ENOMEM;
 	f = NULL;
-	if (r >= 0 && (ftruncate(fd, 0) < 0 || pwrite(fd, out, outlen, 0) != (ssize_t)outlen))
+	/* An event again on a device already recorded, nobody gone: nothing to write. */
+	if (r >= 0 && (outlen != buflen || memcmp(out, before, outlen) != 0) &&
+	    (ftruncate(fd, 0) < 0 || pwrite(fd, out, outlen, 0) != (ssize_t)outlen))
 		r = -errno;
 out:
 	if (f)
