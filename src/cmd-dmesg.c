@@ -44,7 +44,7 @@ struct dmesg {
 	struct tool *t;
 	struct da_rewriter *rw;
 	unsigned int levels;	/* bit per level shown */
-	bool json, ctime, follow;
+	bool json, ctime;
 	double boot;		/* wall-clock time of boot, for -T */
 	struct jsonw json_out;
 	unsigned long line;	/* of a saved log, for messages */
@@ -429,7 +429,6 @@ int cmd_dmesg(struct tool *t, int argc, char **argv)
 	 * its "dmesg" array. Following, a record a line, each whole when it
 	 * is printed (JSON Lines): the array would never close.
 	 */
-	m.follow = follow;
 	jsonw_init(&m.json_out, stdout, !follow);
 	if (m.json && !follow) {
 		jsonw_open_object(&m.json_out);

@@ -31,19 +31,18 @@ static const char udev_usage[] =
 static int refuse_shared(struct tool *t, const struct da_device *dev, struct strv *refused)
 {
 	const struct da_alias *a;
-	const char *name;
 	int r = 0;
 
 	for (size_t i = 0; r >= 0 && (a = da_map_device_alias(t->map, dev, i)); i++) {
 		/* A partition named after its disk: its disk is the one that carries the identity. */
-		bool own = streq(da_map_device_name(t->map, dev, i), da_alias_name(a));
+		const char *name = da_map_device_name(t->map, dev, i);
+		bool own = streq(name, da_alias_name(a));
 		const struct da_device *carrier = own ? dev : da_device_parent(dev);
 		_cleanup_free_ char *others = NULL, *text = NULL;
 		char **v = NULL;
 		bool fresh = false;
 		int n;
 
-		name = da_map_device_name(t->map, dev, i);
 		n = da_udev_claim(t->ctx, carrier, da_alias_kind(a), da_alias_value(a), own, &v, &fresh);
 		if (n < 0) {
 			/* Where run/ cannot be written nothing can be compared: say so, name as before. */
