@@ -56,10 +56,8 @@ int cmd_check(struct tool *t, int argc, char **argv)
 	/* A device with more names than the udev rules link: the rest would have no link. */
 	for (size_t i = 0; i < da_devlist_count(t->list); i++) {
 		const struct da_device *d = da_devlist_get(t->list, i);
-		size_t n = 0;
+		size_t n = tool_name_count(t, d);
 
-		while (da_map_device_name(t->map, d, n))
-			n++;
 		if (n > DA_LINKS_MAX) {
 			crowded++;
 			da_diag_add(&diag, t->table_path, 0, false,

@@ -148,11 +148,8 @@ static char *unique_kinds(const struct tool *t, const struct da_device *d)
 static bool names_full(const struct tool *t, const struct strv *knames)
 {
 	for (size_t i = 0; i < knames->n; i++) {
-		const struct da_device *d = da_devlist_find_kname(t->list, knames->v[i]);
-		size_t n = 0;
+		size_t n = tool_name_count(t, da_devlist_find_kname(t->list, knames->v[i]));
 
-		while (d && da_map_device_name(t->map, d, n))
-			n++;
 		if (n >= DA_LINKS_MAX) {
 			errmsg("%s already has %zu names, as many as the udev rules make links for; unset one first",
 			       knames->v[i], n);

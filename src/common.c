@@ -260,6 +260,15 @@ int tool_rewriter(struct tool *t, enum da_rewrite_mode mode, int *fd, struct da_
 	return 0;
 }
 
+size_t tool_name_count(const struct tool *t, const struct da_device *d)
+{
+	size_t n = 0;
+
+	while (d && da_map_device_name(t->map, d, n))
+		n++;
+	return n;
+}
+
 const char *tool_name_of(const struct tool *t, const char *kname)
 {
 	const struct da_device *d = da_devlist_find_kname(t->list, kname);

@@ -118,6 +118,8 @@ void tool_widen_pipe(int fd);
  * outlive it). On failure the reason is printed; returns -1.
  */
 int tool_rewriter(struct tool *t, enum da_rewrite_mode mode, int *fd, struct da_rewriter **ret);
+/* How many names @d has in the map (0 for NULL). */
+size_t tool_name_count(const struct tool *t, const struct da_device *d);
 /* The primary name of the device with kernel name @kname, or NULL (map loaded). */
 const char *tool_name_of(const struct tool *t, const char *kname);
 /* Read @file of the machine into a NUL-terminated buffer (caller frees); says why not. */
