@@ -95,7 +95,7 @@ DA_EXPORT int da_udev_claim(const struct da_ctx *ctx, const struct da_device *de
 	size_t outlen = 0, buflen = 0;
 	char name[17], *line, *save = NULL;
 	FILE *f = NULL;
-	int dfd, fd, r = 0;
+	int dfd, fd, n, r = 0;
 
 	if (!claims)
 		return -ENOMEM;
@@ -164,9 +164,9 @@ out:
 	}
 	if (ret_new)
 		*ret_new = record && !mine;
-	/* A NULL-terminated list, empty or not. */
-	if (!others.v && !(others.v = calloc(1, sizeof(*others.v))))
+	n = others.n;
+	*ret_others = strv_detach(&others);
+	if (!*ret_others)
 		return -ENOMEM;
-	*ret_others = others.v;
-	return others.n;
+	return n;
 }

@@ -211,16 +211,14 @@ DA_EXPORT size_t da_diag_errors(const struct da_diag *diag)
 DA_EXPORT int da_diag_add(struct da_diag *diag, const char *file, unsigned int line, bool warning,
 		const char *fmt, ...)
 {
-	struct da_problem *v, *p;
+	struct da_problem *p;
 	va_list ap;
 
 	if (!diag)
 		return 0;
-	v = realloc(diag->v, (diag->n + 1) * sizeof(*v));
-	if (!v)
+	if (ARRAY_GROW(diag->v, diag->n) < 0)
 		return -ENOMEM;
-	diag->v = v;
-	p = &v[diag->n];
+	p = &diag->v[diag->n];
 	memset(p, 0, sizeof(*p));
 	va_start(ap, fmt);
 	p->msg = xvasprintf(fmt, ap);

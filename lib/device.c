@@ -565,11 +565,8 @@ static int device_cmp(const void *pa, const void *pb)
 
 static int list_add(struct da_devlist *l, struct da_device *d)
 {
-	struct da_device **v = realloc(l->v, (l->n + 1) * sizeof(*v));
-
-	if (!v)
+	if (ARRAY_GROW(l->v, l->n) < 0)
 		return -ENOMEM;
-	l->v = v;
 	l->v[l->n++] = d;
 	return hashmap_put(&l->bykname, d->kname, d);
 }

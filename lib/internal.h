@@ -5,6 +5,7 @@
 
 #include "diskalias.h"
 #include "util.h"
+#include "strbuf.h"
 
 #define DA_EXPORT __attribute__((visibility("default")))
 

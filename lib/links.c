@@ -127,7 +127,6 @@ DA_EXPORT int da_link_names(const struct da_ctx *ctx, const struct da_map *map,
 {
 	struct strv names = {};
 	struct renamed rn;
-	char **v;
 	int r;
 
 	r = renamed_load(ctx, &rn);
@@ -135,16 +134,13 @@ DA_EXPORT int da_link_names(const struct da_ctx *ctx, const struct da_map *map,
 		return r;
 	r = link_names(&rn, map, dev, &names);
 	renamed_free(&rn);
-	if (r >= 0) {
-		v = realloc(names.v, (names.n + 1) * sizeof(*v));
-		r = v ? 0 : -ENOMEM;
-	}
 	if (r < 0) {
 		strv_free(&names);
 		return r;
 	}
-	v[names.n] = NULL;
-	*ret_names = v;
+	*ret_names = strv_detach(&names);
+	if (!*ret_names)
+		return -ENOMEM;
 	return 0;
 }
 

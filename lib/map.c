@@ -42,14 +42,11 @@ DA_EXPORT void da_map_free(struct da_map *m)
 
 static int add_name(struct dev_names *dn, char *name, const struct da_alias *src)
 {
-	const struct da_alias **v = realloc(dn->src, (dn->names.n + 1) * sizeof(*v));
-
-	if (!v) {
+	if (ARRAY_GROW(dn->src, dn->names.n) < 0) {
 		free(name);
 		return -ENOMEM;
 	}
-	dn->src = v;
-	v[dn->names.n] = src;
+	dn->src[dn->names.n] = src;
 	return strv_consume(&dn->names, name);
 }
 

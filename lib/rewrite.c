@@ -279,15 +279,10 @@ struct builder {
 static int add_pattern(struct builder *b, char *s, const char *to, const char *name, bool parts)
 {
 	const char *kept = keep(&b->strings, s);
-	struct pattern *v;
 
-	if (!kept)
+	if (!kept || ARRAY_GROW(b->v, b->n) < 0)
 		return -ENOMEM;
-	v = realloc(b->v, (b->n + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	b->v = v;
-	v[b->n++] = (struct pattern){ .s = kept, .to = to, .name = name, .parts = parts };
+	b->v[b->n++] = (struct pattern){ .s = kept, .to = to, .name = name, .parts = parts };
 	return 0;
 }
 
@@ -1003,32 +998,17 @@ DA_EXPORT size_t da_rewriter_count(const struct da_rewriter *rw)
 	return rw->count;
 }
 
-struct membuf {
-	char *buf;
-	size_t len, size;
-};
-
 static int membuf_write(void *userdata, const struct iovec *iov, int iovcnt)
 {
-	struct membuf *mb = userdata;
+	struct strbuf *sb = userdata;
 	size_t len = 0;
 
 	for (int i = 0; i < iovcnt; i++)
 		len += iov[i].iov_len;
-	if (mb->len + len + 1 > mb->size) {
-		size_t size = (mb->len + len + 1) * 2;
-		char *b = realloc(mb->buf, size);
-
-		if (!b)
-			return -ENOMEM;
-		mb->buf = b;
-		mb->size = size;
-	}
-	for (int i = 0; i < iovcnt; i++) {
-		memcpy(mb->buf + mb->len, iov[i].iov_base, iov[i].iov_len);
-		mb->len += iov[i].iov_len;
-	}
-	mb->buf[mb->len] = '\0';
+	if (strbuf_grow(sb, len) < 0)
+		return -ENOMEM;
+	for (int i = 0; i < iovcnt; i++)
+		strbuf_add(sb, iov[i].iov_base, iov[i].iov_len);
 	return 0;
 }
 
@@ -1037,17 +1017,15 @@ DA_EXPORT int da_rewrite_buf(struct da_rewriter *rw, const void *buf, size_t len
 {
 	da_rewrite_write_fn write = rw->write;
 	void *userdata = rw->userdata;
-	struct membuf mb = {};
+	struct strbuf sb = STRBUF_INIT;
 	size_t count = 0;
 	int r;
 
 	if (rw->inlen || rw->iovcnt)
 		return -EBUSY;
 	rw->write = membuf_write;
-	rw->userdata = &mb;
-	r = membuf_write(&mb, NULL, 0);
-	if (r >= 0)
-		r = da_rewriter_feed(rw, buf, len);
+	rw->userdata = &sb;
+	r = da_rewriter_feed(rw, buf, len);
 	if (r >= 0)
 		r = end_stream(rw, &count);
 	else
@@ -1055,11 +1033,11 @@ DA_EXPORT int da_rewrite_buf(struct da_rewriter *rw, const void *buf, size_t len
 	rw->write = write;
 	rw->userdata = userdata;
 	if (r < 0) {
-		free(mb.buf);
+		strbuf_release(&sb);
 		return r;
 	}
-	*ret_buf = mb.buf;
-	if (ret_len)
-		*ret_len = mb.len;
+	*ret_buf = strbuf_detach(&sb, ret_len);
+	if (!*ret_buf)
+		return -ENOMEM;
 	return count > INT32_MAX ? INT32_MAX : (int)count;
 }

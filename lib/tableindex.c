@@ -167,9 +167,9 @@ static int index_lookup(const struct index_view *v, const char *path, const stru
 {
 	uint32_t n = v->h->nentries;
 	_cleanup_free_ uint8_t *hit = calloc(n / 8 + 1, 1);
-	_cleanup_free_ char *text = NULL;
+	struct strbuf text = STRBUF_INIT;
 	struct da_table *t = NULL;
-	size_t len = 0, size = 0;
+	int r;
 
 	if (!hit)
 		return -ENOMEM;
@@ -188,21 +188,16 @@ static int index_lookup(const struct index_view *v, const char *path, const stru
 
 		if (!(hit[i / 8] & (1 << (i % 8))))
 			continue;
-		/* "alias NAME IDENTITY\n" */
-		if (len + e->name_len + e->id_len + 9 > size) {
-			char *p;
-
-			size = 2 * (len + e->name_len + e->id_len + 9);
-			p = realloc(text, size);
-			if (!p)
-				return -ENOMEM;
-			text = p;
+		if (strbuf_addf(&text, "alias %.*s %.*s\n", (int)e->name_len, v->blob + e->off,
+				(int)e->id_len, v->blob + e->off + e->name_len) < 0) {
+			strbuf_release(&text);
+			return -ENOMEM;
 		}
-		len += sprintf(text + len, "alias %.*s %.*s\n", (int)e->name_len, v->blob + e->off,
-			       (int)e->id_len, v->blob + e->off + e->name_len);
 	}
 	/* The index's lines parsed cleanly once already: if they do not now, the index is spoiled. */
-	if (da_table_parse(path, text ? text : "", len, NULL, &t) < 0)
+	r = da_table_parse(path, text.buf ? text.buf : "", text.len, NULL, &t);
+	strbuf_release(&text);
+	if (r < 0)
 		return -ENOMEM;
 	if (da_table_problems(t)) {
 		da_table_free(t);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "util.h"
+#include "strbuf.h"
 
 char *xvasprintf(const char *fmt, va_list ap)
 {
@@ -35,38 +36,28 @@ char *xasprintf(const char *fmt, ...)
 
 int read_fd(int fd, char **ret_buf, size_t *ret_len)
 {
-	size_t len = 0, size = 4096;
-	char *buf = malloc(size), *n;
+	struct strbuf sb = STRBUF_INIT;
 	ssize_t r;
 
-	if (!buf)
-		return -ENOMEM;
 	for (;;) {
-		if (len + 1 >= size) {
-			size *= 2;
-			n = realloc(buf, size);
-			if (!n) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = n;
+		if (strbuf_grow(&sb, 4096) < 0) {
+			strbuf_release(&sb);
+			return -ENOMEM;
 		}
-		r = read(fd, buf + len, size - len - 1);
+		r = read(fd, sb.buf + sb.len, sb.alloc - sb.len - 1);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			r = -errno;
-			free(buf);
+			strbuf_release(&sb);
 			return r;
 		}
 		if (r == 0)
 			break;
-		len += r;
+		sb.len += r;
+		sb.buf[sb.len] = '\0';
 	}
-	buf[len] = '\0';
-	*ret_buf = buf;
-	if (ret_len)
-		*ret_len = len;
+	*ret_buf = strbuf_detach(&sb, ret_len);
 	return 0;
 }
 
@@ -311,7 +302,8 @@ int strv_consume(struct strv *l, char *s)
 
 	if (!s)
 		return -ENOMEM;
-	n = realloc(l->v, (l->n + 2) * sizeof(*n));
+	/* Room for @s and the NULL after it. */
+	n = array_grow(l->v, l->n, 2, sizeof(*n));
 	if (!n) {
 		free(s);
 		return -ENOMEM;
@@ -369,6 +361,17 @@ void strv_free(struct strv *l)
 	free(l->v);
 	l->v = NULL;
 	l->n = 0;
+}
+
+char **strv_detach(struct strv *l)
+{
+	char **v = l->v ? l->v : calloc(1, sizeof(*v));
+
+	if (!v)
+		strv_free(l);
+	l->v = NULL;
+	l->n = 0;
+	return v;
 }
 
 int write_string(const char *path, const char *s)

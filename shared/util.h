@@ -128,6 +128,11 @@ bool strv_contains(const struct strv *l, const char *s);
 /* The strings of NULL-terminated @v (may be NULL) joined by @sep, in one pass. Caller frees. */
 char *strv_join(char *const *v, const char *sep);
 void strv_sort(struct strv *l);
+/*
+ * The strings of @l as a NULL-terminated array (one NULL when empty) the
+ * caller frees; @l is left empty. NULL when memory ran out (@l is freed).
+ */
+char **strv_detach(struct strv *l);
 void strv_free(struct strv *l);
 
 #endif

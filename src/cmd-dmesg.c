@@ -249,8 +249,9 @@ static int handle_record(struct dmesg *m, const char *buf, size_t len)
 /* A saved stream: a record is its first line and the " KEY=value" lines after it. */
 static int read_stream(struct dmesg *m, FILE *f, const char *what)
 {
-	_cleanup_free_ char *line = NULL, *rec = NULL;
-	size_t size = 0, reclen = 0, recsize = 0;
+	_cleanup_free_ char *line = NULL;
+	struct strbuf rec = STRBUF_INIT;
+	size_t size = 0;
 	ssize_t n;
 	int r = 0;
 
@@ -258,31 +259,23 @@ static int read_stream(struct dmesg *m, FILE *f, const char *what)
 	while (r >= 0) {
 		n = getline(&line, &size, f);
 		m->line++;
-		if (n > 0 && line[0] == ' ' && reclen > 0) {
+		if (n > 0 && line[0] == ' ' && rec.len > 0) {
 			/* Metadata of the record gathered so far. */
-		} else if (reclen > 0) {
-			r = handle_record(m, rec, reclen);
-			reclen = 0;
+		} else if (rec.len > 0) {
+			r = handle_record(m, rec.buf, rec.len);
+			strbuf_reset(&rec);
 			fflush(stdout);
 		}
 		if (n <= 0 || r < 0)
 			break;
-		if (reclen + n + 1 > recsize) {
-			char *b = realloc(rec, (reclen + n + 1) * 2);
-
-			if (!b)
-				return -ENOMEM;
-			rec = b;
-			recsize = (reclen + n + 1) * 2;
-		}
-		memcpy(rec + reclen, line, n);
-		reclen += n;
+		r = strbuf_add(&rec, line, n);
 		/* Plain lines are handled one by one, records when the next line starts. */
-		if (!da_kmsg_is_record(rec, reclen)) {
-			r = handle_record(m, rec, reclen);
-			reclen = 0;
+		if (r >= 0 && !da_kmsg_is_record(rec.buf, rec.len)) {
+			r = handle_record(m, rec.buf, rec.len);
+			strbuf_reset(&rec);
 		}
 	}
+	strbuf_release(&rec);
 	if (r >= 0 && ferror(f))
 		r = -errno;
 	/* -EINVAL: the line was named already. */

@@ -151,16 +151,16 @@ static char *device_cell(const struct tool *t, const struct list_opts *o,
 	case COL_ALIASES: {
 		/* For JSON one name a line, which libsmartcols makes an array. */
 		const char *sep = o->out.format == 'J' ? "\n" : ",";
-		char *all = NULL;
+		struct strbuf all = STRBUF_INIT;
+		const char *name;
 
-		for (size_t i = 0; da_map_device_name(t->map, d, i); i++) {
-			char *n = xasprintf("%s%s%s", all ? all : "", all ? sep : "",
-					    da_map_device_name(t->map, d, i));
-
-			free(all);
-			all = n;
+		for (size_t i = 0; (name = da_map_device_name(t->map, d, i)); i++) {
+			if ((i && strbuf_addstr(&all, sep) < 0) || strbuf_addstr(&all, name) < 0) {
+				strbuf_release(&all);
+				return NULL;
+			}
 		}
-		return all;
+		return all.buf;
 	}
 	case COL_IDENTITY:
 		s = a ? da_alias_identity(a) : NULL;

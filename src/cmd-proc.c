@@ -258,7 +258,6 @@ static int sample_read(struct tool *t, struct sample *s)
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct stat_line l = {};
 		const struct da_device *d;
-		struct stat_line *v;
 
 		if (sscanf(line, "%*u %*u %ms %llu %*u %llu %llu %llu %*u %llu %llu %*u %llu", &l.kname,
 			   &l.rd, &l.rsect, &l.rticks, &l.wr, &l.wsect, &l.wticks, &l.ioticks) != 8) {
@@ -270,13 +269,11 @@ static int sample_read(struct tool *t, struct sample *s)
 			free(l.kname);
 			continue;
 		}
-		v = realloc(s->v, (s->n + 1) * sizeof(*v));
-		if (!v) {
+		if (ARRAY_GROW(s->v, s->n) < 0) {
 			free(l.kname);
 			errmsg("out of memory");
 			return -1;
 		}
-		s->v = v;
 		s->v[s->n++] = l;
 	}
 	return 0;

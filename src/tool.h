@@ -9,6 +9,7 @@
 
 #include <diskalias.h>
 #include "util.h"
+#include "strbuf.h"
 
 enum {
 	EXIT_OK = 0,
