@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <cmocka.h>
 
 #include "util.h"
+#include "strbuf.h"
 
 static void test_normalize(void **state)
 {
@@ -161,6 +163,69 @@ static void test_replace_file(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* Bytes with NULs, formatted text and many appends all come back whole. */
+static void test_strbuf(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len;
+	char *s;
+
+	s = strbuf_detach(&sb, &len);
+	assert_string_equal(s, "");
+	assert_int_equal(len, 0);
+	free(s);
+	assert_int_equal(strbuf_add(&sb, "a\0b", 3), 0);
+	assert_int_equal(strbuf_addf(&sb, "-%d-%s", 42, "x"), 0);
+	assert_int_equal(sb.len, 8);
+	assert_memory_equal(sb.buf, "a\0b-42-x", 9);
+	strbuf_reset(&sb);
+	assert_string_equal(sb.buf, "");
+	for (int i = 0; i < 10000; i++)
+		assert_int_equal(strbuf_addstr(&sb, "0123456789"), 0);
+	assert_int_equal(sb.len, 100000);
+	assert_int_equal(sb.buf[sb.len], '\0');
+	assert_int_equal(strbuf_grow(&sb, SIZE_MAX - 10), -ENOMEM);
+	assert_int_equal(sb.len, 100000);
+	strbuf_release(&sb);
+	assert_null(sb.buf);
+}
+
+/* An array grown one element at a time, with removals between, keeps every element. */
+static void test_array_grow(void **state)
+{
+	size_t *v = NULL, n = 0;
+	struct strv l = {};
+
+	for (size_t i = 0; i < 5000; i++) {
+		assert_int_equal(ARRAY_GROW(v, n), 0);
+		v[n++] = i;
+		if (i % 7 == 6)
+			n -= 3;	/* removed at the end; the room stays */
+	}
+	for (size_t i = 0; i < n; i++)
+		assert_true(v[i] < 5000);
+	assert_int_equal(v[n - 1], 4999);
+	free(v);
+	assert_null(array_grow(NULL, 0, SIZE_MAX / 4, 8));
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(strv_push(&l, "x"), 0);
+	assert_null(l.v[l.n]);
+	{
+		char **d = strv_detach(&l);
+		size_t k = 0;
+
+		assert_null(l.v);
+		for (; d[k]; k++)
+			free(d[k]);
+		assert_int_equal(k, 100);
+		free(d);
+		d = strv_detach(&l);
+		assert_non_null(d);
+		assert_null(d[0]);
+		free(d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +234,8 @@ int main(void)
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_utf8_replace),
 		cmocka_unit_test(test_replace_file),
+		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_array_grow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
