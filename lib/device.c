@@ -488,7 +488,7 @@ static void primary_path_first(struct da_device *d)
 	if (!d->id_path)
 		return;
 	/* A partition's links carry its disk's ID_PATH with a -partN suffix. */
-	want = d->partno ? xasprintf("%s-part%u", d->id_path, d->partno) : strdup(d->id_path);
+	want = d->partno ? da_link_partition(d->id_path, d->partno) : strdup(d->id_path);
 	for (size_t i = 1; want && i < p->n; i++) {
 		if (streq(p->v[i], want)) {
 			char *s = p->v[i];

@@ -42,6 +42,18 @@ size_t da_partition_base_len(const char *name, size_t len, unsigned int *ret_par
 bool da_name_char(char c);
 /* The kernel's partition rule: a name ending in a digit takes a 'p' before the number. */
 bool da_partition_takes_p(const char *name, size_t len);
+/*
+ * The length of the name whose partitions are named as those of @name
+ * (@len bytes): disk1p and disk1 both have a partition disk1p2, so for
+ * disk1p this is 5. 0 when no other name shares its partitions' names.
+ */
+size_t da_partition_twin_len(const char *name, size_t len);
+/* udev's by-id or by-path link of partition @partno of the disk whose link is @disk_link. */
+char *da_link_partition(const char *disk_link, unsigned int partno);
+/* The length of partition @partno's link @link without its "-partN", or 0 when it has none. */
+size_t da_link_disk_len(const char *link, unsigned int partno);
+/* True when @name is a partition of @base by the kernel's rule (in any case); its number in *@ret_partno. */
+bool da_partition_of(const char *name, const char *base, unsigned int *ret_partno);
 
 /* The device list the map was made from. */
 const struct da_devlist *da_map_devlist(const struct da_map *map);

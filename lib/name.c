@@ -2,7 +2,9 @@
 /* Alias names: what is allowed, and how partitions of an alias are named. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
@@ -130,6 +132,46 @@ DA_EXPORT int da_name_check(const char *name, const char **ret_reason)
 bool da_partition_takes_p(const char *name, size_t len)
 {
 	return len > 0 && is_digit(name[len - 1]);
+}
+
+size_t da_partition_twin_len(const char *name, size_t len)
+{
+	if (len >= 2 && (name[len - 1] == 'p' || name[len - 1] == 'P') && is_digit(name[len - 2]))
+		return len - 1;
+	return 0;
+}
+
+bool da_partition_of(const char *name, const char *base, unsigned int *ret_partno)
+{
+	size_t blen = strlen(base);
+	const char *num = name + blen;
+
+	if (strncasecmp(name, base, blen) != 0 || !*num)
+		return false;
+	if (da_partition_takes_p(base, blen)) {
+		if (*num != 'p' && *num != 'P')
+			return false;
+		num++;
+	}
+	/* Digits, without the leading zero the kernel never prints. */
+	return is_digit(*num) && *num != '0' && parse_uint(num, ret_partno) == 0;
+}
+
+#define LINK_PART_FMT "-part%u"
+
+char *da_link_partition(const char *disk_link, unsigned int partno)
+{
+	return xasprintf("%s" LINK_PART_FMT, disk_link, partno);
+}
+
+size_t da_link_disk_len(const char *link, unsigned int partno)
+{
+	char suffix[32];
+	size_t n = strlen(link), slen = snprintf(suffix, sizeof(suffix), LINK_PART_FMT, partno);
+
+	if (n <= slen || strcmp(link + n - slen, suffix) != 0)
+		return 0;
+	return n - slen;
 }
 
 DA_EXPORT char *da_partition_name(const char *alias, unsigned int partno)

@@ -195,7 +195,7 @@ static char *name_conflict(const struct da_table *t, const char *name, const str
 	unsigned int partno;
 	const char *reason;
 	char *msg = NULL;
-	size_t len = strlen(name), baselen;
+	size_t len = strlen(name), baselen, twinlen;
 
 	*ret_oom = false;
 	if (da_name_check(name, &reason) < 0) {
@@ -213,10 +213,14 @@ static char *name_conflict(const struct da_table *t, const char *name, const str
 					name, a->name, a->line);
 		goto out;
 	}
+	/* disk1p2 is partition 2 of disk1, and of disk1p too. */
 	baselen = da_partition_base_len(name, len, &partno);
-	if (baselen) {
+	for (size_t k = 0; baselen && k < 2; k++) {
+		if (k == 1 && !da_partition_twin_len(name, ++baselen))
+			break;
 		a = hashmap_getn(&t->names, name, baselen);
 		if (a && a != self) {
+			da_partition_of(name, a->name, &partno);
 			msg = xasprintf("alias '%s' is the name of partition %u of alias '%s' (line %u)",
 					name, partno, a->name, a->line);
 			goto out;
@@ -225,11 +229,29 @@ static char *name_conflict(const struct da_table *t, const char *name, const str
 	/* Most tables have no alias that looks like a partition name: skip the lookup. */
 	a = t->bases.n ? hashmap_getn(&t->bases, name, len) : NULL;
 	if (a && a != self) {
-		da_partition_base_len(a->name, strlen(a->name), &partno);
+		da_partition_of(a->name, name, &partno);
 		msg = xasprintf("alias '%s' (line %u) is the name of partition %u of alias '%s'",
 				a->name, a->line, partno, name);
+		goto out;
 	}
-	return msg;
+	/* disk1p beside disk1: both would have a partition disk1p1. */
+	twinlen = da_partition_twin_len(name, len);
+	if (twinlen) {
+		a = hashmap_getn(&t->names, name, twinlen);
+	} else if (da_partition_takes_p(name, len)) {
+		_cleanup_free_ char *twin = xasprintf("%sp", name);
+
+		if (!twin)
+			goto out;
+		a = hashmap_get(&t->names, twin);
+	} else {
+		a = NULL;
+	}
+	if (a && a != self)
+		msg = xasprintf("alias '%s' and alias '%s' (line %u) would give their partitions the same names",
+				name, a->name, a->line);
+	else
+		return NULL;
 out:
 	if (!msg)
 		*ret_oom = true;
@@ -328,7 +350,6 @@ static int conflict(struct da_table *t, struct da_alias *a, struct da_alias *b)
 {
 	struct da_alias *first = a->line < b->line ? a : b, *later = first == a ? b : a;
 	unsigned int partno;
-	size_t baselen;
 
 	a->conflict = b->conflict = true;
 	if (streq(first->name, later->name))
@@ -337,13 +358,15 @@ static int conflict(struct da_table *t, struct da_alias *a, struct da_alias *b)
 	if (strcasecmp(first->name, later->name) == 0)
 		return line_problem(t, later->line, "alias '%s' differs only in case from alias '%s' (line %u); neither line applies",
 				    later->name, first->name, first->line);
-	baselen = da_partition_base_len(later->name, strlen(later->name), &partno);
-	if (baselen && strncasecmp(later->name, first->name, baselen) == 0 && !first->name[baselen])
+	if (da_partition_of(later->name, first->name, &partno))
 		return line_problem(t, later->line, "alias '%s' is the name of partition %u of alias '%s' (line %u); neither line applies",
 				    later->name, partno, first->name, first->line);
-	da_partition_base_len(first->name, strlen(first->name), &partno);
-	return line_problem(t, later->line, "the name of partition %u of alias '%s' is alias '%s' (line %u); neither line applies",
-			    partno, later->name, first->name, first->line);
+	if (da_partition_of(first->name, later->name, &partno))
+		return line_problem(t, later->line, "the name of partition %u of alias '%s' is alias '%s' (line %u); neither line applies",
+				    partno, later->name, first->name, first->line);
+	return line_problem(t, later->line, "alias '%s' and alias '%s' (line %u) would give their partitions the same names (%s1); neither line applies",
+			    later->name, first->name, first->line,
+			    da_partition_twin_len(later->name, strlen(later->name)) ? later->name : first->name);
 }
 
 /*
@@ -372,19 +395,34 @@ static int resolve_conflicts(struct da_table *t)
 	}
 	for (size_t i = 0; i < t->nstmts; i++) {
 		struct da_alias *a = &t->store[i], *base;
-		size_t len = strlen(a->name), baselen;
+		size_t len = strlen(a->name), baselen[2];
 		unsigned int partno;
 
-		baselen = da_partition_base_len(a->name, len, &partno);
-		if (!baselen)
+		/* disk1p2 is partition 2 of disk1, and of disk1p too. */
+		baselen[0] = da_partition_base_len(a->name, len, &partno);
+		baselen[1] = baselen[0] && da_partition_twin_len(a->name, baselen[0] + 1) ?
+				     baselen[0] + 1 : 0;
+		for (int k = 0; k < 2 && baselen[k]; k++) {
+			/* Keyed by the base's bytes inside the statement's own name, which lives on. */
+			if (hashmap_putn(&t->bases, a->name, baselen[k], a) < 0)
+				return -ENOMEM;
+			base = hashmap_getn(&t->names, a->name, baselen[k]);
+			if (!base)
+				continue;
+			r = conflict(t, a, base);
+			if (r < 0)
+				return r;
+			problems += r;
+		}
+	}
+	for (size_t i = 0; i < t->nstmts; i++) {
+		struct da_alias *a = &t->store[i], *twin;
+		size_t len = da_partition_twin_len(a->name, strlen(a->name));
+
+		twin = len ? hashmap_getn(&t->names, a->name, len) : NULL;
+		if (!twin)
 			continue;
-		/* Keyed by the base's bytes inside the statement's own name, which lives on. */
-		if (hashmap_putn(&t->bases, a->name, baselen, a) < 0)
-			return -ENOMEM;
-		base = hashmap_getn(&t->names, a->name, baselen);
-		if (!base)
-			continue;
-		r = conflict(t, a, base);
+		r = conflict(t, a, twin);
 		if (r < 0)
 			return r;
 		problems += r;

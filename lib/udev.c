@@ -67,7 +67,7 @@ static int add_props(struct da_device *d, char *const *env, bool disk)
 static int add_link(struct da_device *d, struct da_device *disk, unsigned int partno,
 		    const char *word, size_t len)
 {
-	_cleanup_free_ char *link = strndup(word, len), *value = NULL, *suffix = NULL;
+	_cleanup_free_ char *link = strndup(word, len), *value = NULL;
 	const char *rel = link ? da_dev_disk_link(link) : NULL;
 	enum da_id_kind kind = DA_ID_INVALID;
 	const char *slash, *name;
@@ -96,13 +96,10 @@ static int add_link(struct da_device *d, struct da_device *disk, unsigned int pa
 		r = da_device_add_link(d, da_id_kind_dir(kind), name);
 	if (r < 0 || !disk || (kind != DA_ID_ID && kind != DA_ID_PATH))
 		return r;
-	suffix = xasprintf("-part%u", partno);
-	if (!suffix)
-		return -ENOMEM;
-	n = strlen(name);
-	if (n <= strlen(suffix) || !streq(name + n - strlen(suffix), suffix))
+	n = da_link_disk_len(name, partno);
+	if (!n)
 		return 0;
-	value[n - strlen(suffix)] = '\0';
+	value[n] = '\0';
 	r = da_device_add_identity(disk, kind, value);
 	if (r >= 0)
 		r = da_device_add_link(disk, da_id_kind_dir(kind), value);
@@ -130,6 +127,7 @@ static int add_links(struct da_device *d, struct da_device *disk, unsigned int p
 /* The kernel name of a partition's disk: from DEVPATH (.../block/sdc/sdc1), else by the naming rule. */
 static char *disk_kname(const char *kname, const char *devpath)
 {
+	unsigned int partno;
 	size_t end;
 
 	if (devpath) {
@@ -141,11 +139,7 @@ static char *disk_kname(const char *kname, const char *devpath)
 		if (last && prev && prev < last && streq(last + 1, kname))
 			return strndup(prev, last - prev);
 	}
-	end = strlen(kname);
-	while (end > 0 && kname[end - 1] >= '0' && kname[end - 1] <= '9')
-		end--;
-	if (end >= 2 && kname[end - 1] == 'p' && kname[end - 2] >= '0' && kname[end - 2] <= '9')
-		end--;
+	end = da_partition_base_len(kname, strlen(kname), &partno);
 	return end ? strndup(kname, end) : NULL;
 }
 

@@ -5,8 +5,8 @@
  *   with one problem reported per problem kept, and its text is the input
  *   byte for byte;
  * - every alias that binds is found by its name, no two that bind share a
- *   name in any case or are each other's partition name, and no problem
- *   line binds;
+ *   name or partition name in any case or are each other's partition
+ *   name, and no problem line binds;
  * - the text parsed again gives the same aliases and problems;
  * - edits keep every other line, bad ones included, byte for byte.
  *
@@ -40,6 +40,16 @@ static void check_bound(const struct da_table *t, const struct da_diag *diag)
 		if (da_partition_split(da_alias_name(a), &base, &partno) == 0 && da_table_find(t, base))
 			abort();
 		free(base);
+		/* Partitions of two aliases never share a name (disk1 and disk1p: disk1p1). */
+		for (size_t j = 0; j < i; j++) {
+			char *p = da_partition_name(da_alias_name(a), 1);
+			char *q = da_partition_name(da_alias_name(da_table_get(t, j)), 1);
+
+			if (p && q && strcasecmp(p, q) == 0)
+				abort();
+			free(p);
+			free(q);
+		}
 		for (size_t k = 0; diag && k < diag->n; k++)
 			if (diag->v[k].line == da_alias_line(a))
 				abort();

@@ -21,6 +21,8 @@ classes=(
 	'duplicate|alias twin serial:X\nalias twin serial:Y'
 	'case-duplicate|alias twin serial:X\nalias TWIN serial:Y'
 	'partition-name|alias twin serial:X\nalias twin1 serial:Y'
+	'partition-twin|alias twin7 serial:X\nalias twin7p serial:Y'
+	'partition-of-twin|alias twin7p serial:X\nalias twin7p1 serial:Y'
 	'nul-byte|alias typo serial:X\0Y'
 	'stray-bom|\xef\xbb\xbfalias typo serial:X'
 )
