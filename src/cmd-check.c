@@ -15,16 +15,12 @@ static const char check_usage[] =
 
 int cmd_check(struct tool *t, int argc, char **argv)
 {
-	static const struct option opts[] = { GLOBAL_LONG_OPTS, {} };
 	size_t present = 0, missing = 0, ambiguous = 0, crowded = 0;
 	struct da_diag diag = {};
-	int c, r;
+	int r = tool_options(t, argc, argv, check_usage);
 
-	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
-		r = tool_common_option(t, c, check_usage);
-		if (r >= 0)
-			return r;
-	}
+	if (r >= 0)
+		return r;
 	if (optind < argc)
 		return usage_error("check", "unexpected argument '%s'", argv[optind]);
 	if (tool_load(t, NEED_MAP) < 0)

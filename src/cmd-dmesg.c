@@ -386,24 +386,25 @@ int cmd_dmesg(struct tool *t, int argc, char **argv)
 		switch (c) {
 		case 'w':
 			follow = true;
-			continue;
+			break;
 		case 'T':
 			m.ctime = true;
-			continue;
+			break;
 		case 'J':
 			m.json = true;
-			continue;
+			break;
 		case 'F':
 			file = optarg;
-			continue;
+			break;
 		case 'l':
 			if (parse_levels(optarg, &m.levels) < 0)
 				return usage_error(argv[0], "unknown level in '%s'", optarg);
-			continue;
+			break;
+		default:
+			r = tool_common_option(t, c, dmesg_usage);
+			if (r >= 0)
+				return r;
 		}
-		r = tool_common_option(t, c, dmesg_usage);
-		if (r >= 0)
-			return r;
 	}
 	if (optind < argc)
 		return usage_error(argv[0], "unexpected argument '%s'", argv[optind]);

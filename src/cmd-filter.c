@@ -60,15 +60,25 @@ int cmd_filter(struct tool *t, int argc, char **argv)
 	char **files;
 	int nfiles;
 
+	static const tool_excl_t excl[] = { { 'a', 'r' }, {} };
+	int excl_seen[ARRAY_SIZE(excl)] = {};
+
 	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS "ar", opts, NULL)) != -1) {
-		r = tool_mode_option(t, c, &mode);
-		if (r == 0)
-			continue;
-		if (r > 0)
-			return r;
-		r = tool_common_option(t, c, filter_usage);
+		r = tool_exclusive(t, c, opts, excl, excl_seen);
 		if (r >= 0)
 			return r;
+		switch (c) {
+		case 'a':
+			mode = DA_REWRITE_ANNOTATE;
+			break;
+		case 'r':
+			mode = DA_REWRITE_REVERSE;
+			break;
+		default:
+			r = tool_common_option(t, c, filter_usage);
+			if (r >= 0)
+				return r;
+		}
 	}
 	files = optind < argc ? argv + optind : stdin_only;
 	nfiles = optind < argc ? argc - optind : 1;

@@ -399,6 +399,8 @@ int cmd_list(struct tool *t, int argc, char **argv)
 		GLOBAL_LONG_OPTS,
 		{},
 	};
+	static const tool_excl_t excl[] = { TOOL_OUTPUT_EXCL, {} };
+	int excl_seen[ARRAY_SIZE(excl)] = {};
 	struct list_opts o = {};
 	int c, r;
 
@@ -406,6 +408,9 @@ int cmd_list(struct tool *t, int argc, char **argv)
 	o.ncols = ARRAY_SIZE(default_cols);
 	while ((c = getopt_long(argc, argv, "o:bayw:H" TOOL_OUTPUT_SHORT_OPTS GLOBAL_SHORT_OPTS, opts,
 				NULL)) != -1) {
+		r = tool_exclusive(t, c, opts, excl, excl_seen);
+		if (r >= 0)
+			return r;
 		switch (c) {
 		case 'o':
 			r = parse_columns(&o, optarg);

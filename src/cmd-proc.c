@@ -193,16 +193,23 @@ int cmd_partitions(struct tool *t, int argc, char **argv)
 	struct tool_output o = {};
 	bool column = false;
 	size_t len;
+	static const tool_excl_t excl[] = { TOOL_OUTPUT_EXCL, {} };
+	int excl_seen[ARRAY_SIZE(excl)] = {};
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS TOOL_OUTPUT_SHORT_OPTS, opts, NULL)) != -1) {
-		if (c == 'C') {
-			column = true;
-			continue;
-		}
-		r = tool_output_common_option(t, c, &o, partitions_usage);
+		r = tool_exclusive(t, c, opts, excl, excl_seen);
 		if (r >= 0)
 			return r;
+		switch (c) {
+		case 'C':
+			column = true;
+			break;
+		default:
+			r = tool_output_common_option(t, c, &o, partitions_usage);
+			if (r >= 0)
+				return r;
+		}
 	}
 	if (optind < argc)
 		return usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
@@ -410,31 +417,37 @@ int cmd_diskstats(struct tool *t, int argc, char **argv)
 	struct field f;
 	char *end;
 	size_t len, nfields;
+	static const tool_excl_t excl[] = { TOOL_OUTPUT_EXCL, {} };
+	int excl_seen[ARRAY_SIZE(excl)] = {};
 	int c, r;
 
 	/* -n is the count, as it always was here: --noheadings has no short form. */
 	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS "w:n:JPr", opts, NULL)) != -1) {
+		r = tool_exclusive(t, c, opts, excl, excl_seen);
+		if (r >= 0)
+			return r;
 		switch (c) {
 		case 'w':
 			errno = 0;
 			interval = strtod(optarg, &end);
 			if (errno || *end || !(interval > 0) || interval > 86400)
 				return usage_error(argv[0], "invalid interval '%s'", optarg);
-			continue;
+			break;
 		case 'n':
 		case 'C':
 			errno = 0;
 			count = strtol(optarg, &end, 10);
 			if (errno || *end || count < 1)
 				return usage_error(argv[0], "invalid count '%s'", optarg);
-			continue;
+			break;
 		case 'N':
 			o.noheadings = true;
-			continue;
+			break;
+		default:
+			r = tool_output_common_option(t, c, &o, diskstats_usage);
+			if (r >= 0)
+				return r;
 		}
-		r = tool_output_common_option(t, c, &o, diskstats_usage);
-		if (r >= 0)
-			return r;
 	}
 	if (optind < argc)
 		return usage_error(argv[0], "unexpected argument '%s'", argv[optind]);

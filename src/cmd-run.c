@@ -225,13 +225,15 @@ int cmd_run(struct tool *t, int argc, char **argv)
 
 	/* '+': the command's own options are not ours. */
 	while ((c = getopt_long(argc, argv, "+" GLOBAL_SHORT_OPTS "a", opts, NULL)) != -1) {
-		if (c == 'a') {
+		switch (c) {
+		case 'a':
 			mode = DA_REWRITE_ANNOTATE;
-			continue;
+			break;
+		default:
+			r = tool_common_option(t, c, run_usage);
+			if (r >= 0)
+				return r;
 		}
-		r = tool_common_option(t, c, run_usage);
-		if (r >= 0)
-			return r;
 	}
 	if (optind >= argc)
 		return usage_error(argv[0], "no command given");

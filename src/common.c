@@ -41,19 +41,25 @@ void notemsg(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The hint after every usage error. */
+static int usage_hint(const char *cmd)
+{
+	/* Commands may pass their argv[0], which reads "diskalias CMD". */
+	if (cmd && strncmp(cmd, "diskalias ", 10) == 0)
+		cmd += 10;
+	fprintf(stderr, "Try 'diskalias %s%s--help' for more information.\n", cmd ? cmd : "",
+		cmd ? " " : "");
+	return EXIT_USAGE;
+}
+
 int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	/* Commands may pass their argv[0], which reads "diskalias CMD". */
-	if (cmd && strncmp(cmd, "diskalias ", 10) == 0)
-		cmd += 10;
 	va_start(ap, fmt);
 	vmessage("", fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "Try 'diskalias %s%s--help' for more information.\n", cmd ? cmd : "",
-		cmd ? " " : "");
-	return EXIT_USAGE;
+	return usage_hint(cmd);
 }
 
 void print_diag(const struct da_diag *diag)
@@ -95,29 +101,45 @@ int tool_common_option(struct tool *t, int c, const char *usage)
 		return EXIT_OK;
 	default:
 		/* getopt printed what was wrong. */
-		fprintf(stderr, "Try 'diskalias --help' for more information.\n");
-		return EXIT_USAGE;
+		return usage_hint(t->cmd);
 	}
 }
 
-int tool_mode_option(struct tool *t, int c, enum da_rewrite_mode *mode)
+/* "--NAME" of option character @c, or "-c" when it has no long form. */
+static int add_option_name(struct strbuf *sb, const struct option *opts, int c)
 {
-	enum da_rewrite_mode want;
+	for (const struct option *o = opts; o->name; o++)
+		if (o->val == c && !o->flag)
+			return strbuf_addf(sb, "--%s", o->name);
+	return strbuf_addf(sb, "-%c", c);
+}
 
-	switch (c) {
-	case 'a':
-		want = DA_REWRITE_ANNOTATE;
-		break;
-	case 'r':
-		want = DA_REWRITE_REVERSE;
-		break;
-	default:
-		return -1;
+int tool_exclusive(struct tool *t, int c, const struct option *opts, const tool_excl_t *excl,
+		   int *seen)
+{
+	for (size_t row = 0; excl[row][0]; row++) {
+		struct strbuf names = STRBUF_INIT;
+		size_t n = 0;
+		bool in = false;
+
+		while (n < TOOL_EXCL_MAX && excl[row][n])
+			in |= excl[row][n++] == c;
+		if (!in)
+			continue;
+		if (!seen[row] || seen[row] == c) {
+			seen[row] = c;
+			continue;
+		}
+		/* "--json, --pairs and --raw" */
+		for (size_t k = 0; k < n; k++) {
+			strbuf_addstr(&names, k == 0 ? "" : k + 1 < n ? ", " : " and ");
+			add_option_name(&names, opts, excl[row][k]);
+		}
+		usage_error(t->cmd, "%s are mutually exclusive", names.buf ? names.buf : "options");
+		strbuf_release(&names);
+		return EXIT_USAGE;
 	}
-	if (*mode != DA_REWRITE_ALIAS && *mode != want)
-		return usage_error(t->cmd, "--annotate and --reverse are mutually exclusive");
-	*mode = want;
-	return 0;
+	return -1;
 }
 
 int tool_options(struct tool *t, int argc, char **argv, const char *usage)
@@ -313,31 +335,20 @@ char *tool_matching_devices(const struct tool *t, enum da_id_kind kind, const ch
 	return fclose(f) == 0 ? s : NULL;
 }
 
-int tool_output_option(struct tool *t, int c, struct tool_output *o)
+int tool_output_common_option(struct tool *t, int c, struct tool_output *o, const char *usage)
 {
 	switch (c) {
 	case 'J':
 	case 'P':
 	case 'r':
-		if (o->format && o->format != c)
-			return usage_error(t->cmd, "--json, --pairs and --raw are mutually exclusive");
 		o->format = c;
-		return 0;
+		return -1;
 	case 'n':
 		o->noheadings = true;
-		return 0;
-	default:
 		return -1;
+	default:
+		return tool_common_option(t, c, usage);
 	}
-}
-
-int tool_output_common_option(struct tool *t, int c, struct tool_output *o, const char *usage)
-{
-	int r = tool_output_option(t, c, o);
-
-	if (r >= 0)
-		return r == 0 ? -1 : r;
-	return tool_common_option(t, c, usage);
 }
 
 struct libscols_table *tool_table_new(const struct tool_output *o, const char *name)

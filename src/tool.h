@@ -73,9 +73,9 @@ struct tool_output {
 	" -P, --pairs           KEY=\"value\" output\n" \
 	" -r, --raw             raw output\n" \
 	" -n, --noheadings      don't print headings\n"
-/* Take @c if it is an output option: 0; -1 when it is not one; EXIT_USAGE (said) for two formats. */
-int tool_output_option(struct tool *t, int c, struct tool_output *o);
-/* tool_output_option(), then tool_common_option(): -1 when @c was taken, else the exit code. */
+/* The output formats exclude each other: a row for a command's exclusion table. */
+#define TOOL_OUTPUT_EXCL { 'J', 'P', 'r' }
+/* tool_common_option() for a command with output options: -1 when @c was taken, else the exit code. */
 int tool_output_common_option(struct tool *t, int c, struct tool_output *o, const char *usage);
 /*
  * A new table in @o's format, named @name (JSON's top key); NULL without
@@ -91,6 +91,34 @@ extern const char tool_global_help[];
 /* A command's help: @usage, then the global options. */
 void tool_help(const char *usage);
 /*
+ * Every command parses its options in one shape:
+ *
+ *	while ((c = getopt_long(argc, argv, SHORT, opts, NULL)) != -1) {
+ *		r = tool_exclusive(t, c, opts, excl, excl_seen);	(if it has any)
+ *		if (r >= 0)
+ *			return r;
+ *		switch (c) {
+ *		case 'x':
+ *			...
+ *			break;
+ *		default:
+ *			r = tool_common_option(t, c, usage);
+ *			if (r >= 0)
+ *				return r;
+ *		}
+ *	}
+ *
+ * Options that cannot go together are rows of an exclusion table, as in
+ * util-linux: each row lists their option characters (at most
+ * TOOL_EXCL_MAX), the table ends with an empty row, and @seen has one
+ * int per row, zeroed. tool_exclusive() returns EXIT_USAGE (said) when
+ * @c and an earlier option share a row, else -1.
+ */
+#define TOOL_EXCL_MAX 4
+typedef int tool_excl_t[TOOL_EXCL_MAX];
+int tool_exclusive(struct tool *t, int c, const struct option *opts, const tool_excl_t *excl,
+		   int *seen);
+/*
  * Handle a global option or an unknown one for a command's getopt loop.
  * Returns -1 when the option was consumed, else the exit code to leave with.
  */
@@ -105,11 +133,6 @@ void errmsg(const char *fmt, ...) _printf_(1, 2);
 /* The same as "diskalias: note: ...". */
 void notemsg(const char *fmt, ...) _printf_(1, 2);
 
-/*
- * --annotate (-a) and --reverse (-r): sets *@mode and returns 0 when @c is
- * one of them, -1 when it is neither, EXIT_USAGE (said) for both at once.
- */
-int tool_mode_option(struct tool *t, int c, enum da_rewrite_mode *mode);
 /* A da_rewrite_write_fn writing to the file descriptor *(int *)@userdata, all of it. */
 int tool_write_fd(void *userdata, const struct iovec *iov, int iovcnt);
 /* Make the pipe @fd (if it is one) hold 1 MB, so its two ends take turns less often. */
