@@ -127,4 +127,17 @@ unsigned int da_table_conflict_line(const struct da_table *t, const char *name);
 void da_alias_raw(const struct da_table *t, const struct da_alias *a, const char **ret_name,
 		  size_t *ret_name_len, const char **ret_id, size_t *ret_id_len);
 
+/* The records of DA_FILE_RENAMED (renamed.c), one "OLD NEW KNAME" line each. */
+struct renamed {
+	struct strv old, new, kname;
+};
+/* Read the records; none when the file is missing. 0 or -ENOMEM. */
+int renamed_load(const struct da_ctx *ctx, struct renamed *rn);
+void renamed_free(struct renamed *rn);
+/* The names @dev links (@map's, then the old names @rn keeps), at most DA_LINKS_MAX, into @names. */
+int renamed_link_names(const struct renamed *rn, const struct da_map *map,
+		       const struct da_device *dev, struct strv *names);
+/* Rewrite the records, keeping those whose device still carries the new name. */
+int renamed_prune(const struct da_ctx *ctx, const struct da_map *map, const struct renamed *rn);
+
 #endif

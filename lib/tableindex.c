@@ -361,7 +361,7 @@ DA_EXPORT int da_table_load_for(const struct da_ctx *ctx, const char *path,
 	}
 	if (fd < 0)	/* no table: nothing to index */
 		return da_table_load_opened(path, fd, &st, diag, ret_table);
-	/* Old names kept by a forced rename are checked against the whole table (links.c). */
+	/* Old names kept by a forced rename are checked against the whole table (renamed.c). */
 	r = stat(renamed_path, &rst) == 0 && rst.st_size > 0 ? 0 : index_read(ctx, path, &st, list, ret_table);
 	if (r == 0) {
 		r = da_table_load_opened(path, fd, &st, diag, ret_table);
