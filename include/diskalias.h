@@ -86,7 +86,7 @@ enum da_ctx_file {
 	DA_FILE_SMARTD_CONF,	/* etc/smartd.conf */
 	DA_FILE_BY_ALIAS,	/* dev/disk/by-alias, the links' directory */
 	DA_FILE_RENAMED,	/* run/diskalias/renamed: old names a forced rename keeps */
-	DA_FILE_TABLE_INDEX,	/* run/diskalias/table.index: see da_table_load_for() */
+	DA_FILE_TABLE_INDEX,	/* run/diskalias/table.index: see da_table_load_indexed() */
 	DA_FILE_RUN_DIR,	/* run/diskalias: the files above, private to root */
 	DA_FILE_PROBLEMS_LOGGED,	/* run/diskalias/problems.logged: see da_udev_log_problems() */
 };
@@ -172,15 +172,22 @@ struct da_devlist;
  * others; -EINVAL when it is not a regular file (a FIFO is never waited on).
  */
 int da_table_load(const char *path, struct da_diag *diag, struct da_table **ret_table);
+/* da_table_load_indexed() flags */
+enum {
+	/* Write a new index when there is none or it is stale (the table changed). */
+	DA_INDEX_WRITE = 1 << 0,
+};
 /*
  * The aliases of table @path that the devices of @list can match, as a table
  * of those lines alone (numbered 1, 2, ... in it), for a caller that looks up
  * a few devices in a table of thousands: the udev helper, run once per
- * device at every boot. The first call after the table changes parses it
- * whole (and returns it whole) and keeps an index of it in
- * DA_FILE_TABLE_INDEX under @ctx's root, owned by the caller, keyed by the
- * table's path, inode, size and times; later calls read only the index.
- * Problems in the table are reported by the call that parses it. While a
+ * device at every boot. The index of the table, DA_FILE_TABLE_INDEX under
+ * @ctx's root, answers when it is current (keyed by the table's path,
+ * inode, size and times); else the table is parsed whole (and returned
+ * whole), and with DA_INDEX_WRITE in @flags a new index is written, owned
+ * by the caller: the one side effect, asked for, of reading here (a failed
+ * write only means the next call parses again). Problems in the table are
+ * reported by the call that parses it. While a
  * forced rename keeps old names (DA_FILE_RENAMED), the table is parsed
  * whole: the old names are checked against all of it. When the table
  * cannot be used (da_table_load() fails: not root's, writable by others,
@@ -189,8 +196,9 @@ int da_table_load(const char *path, struct da_diag *diag, struct da_table **ret_
  * (DA_FILE_RUN_DIR) are trusted only when they are the caller's and no one
  * else can write them; symlinks there are never followed.
  */
-int da_table_load_for(const struct da_ctx *ctx, const char *path, const struct da_devlist *list,
-		      struct da_diag *diag, struct da_table **ret_table);
+int da_table_load_indexed(const struct da_ctx *ctx, const char *path,
+			  const struct da_devlist *list, unsigned int flags, struct da_diag *diag,
+			  struct da_table **ret_table);
 /* As da_table_load() on @len bytes of @buf; @path names them in problems. */
 int da_table_parse(const char *path, const char *buf, size_t len, struct da_diag *diag,
 		   struct da_table **ret_table);

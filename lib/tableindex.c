@@ -333,9 +333,9 @@ static void index_write(const struct da_ctx *ctx, const struct da_table *t, cons
 	close(dfd);
 }
 
-DA_EXPORT int da_table_load_for(const struct da_ctx *ctx, const char *path,
-				const struct da_devlist *list, struct da_diag *diag,
-				struct da_table **ret_table)
+DA_EXPORT int da_table_load_indexed(const struct da_ctx *ctx, const char *path,
+				    const struct da_devlist *list, unsigned int flags,
+				    struct da_diag *diag, struct da_table **ret_table)
 {
 	_cleanup_free_ char *renamed_path = da_ctx_path(ctx, DA_FILE_RENAMED);
 	struct da_diag why = {};
@@ -365,7 +365,7 @@ DA_EXPORT int da_table_load_for(const struct da_ctx *ctx, const char *path,
 	r = stat(renamed_path, &rst) == 0 && rst.st_size > 0 ? 0 : index_read(ctx, path, &st, list, ret_table);
 	if (r == 0) {
 		r = da_table_load_opened(path, fd, &st, diag, ret_table);
-		if (r == 0)
+		if (r == 0 && (flags & DA_INDEX_WRITE))
 			index_write(ctx, *ret_table, path, &st);
 	}
 	close(fd);

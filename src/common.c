@@ -194,8 +194,9 @@ int tool_load(struct tool *t, unsigned int need)
 		return -1;
 	if ((need & NEED_TABLE) && !t->table) {
 		da_diag_clear(&t->table_diag);
-		r = (need & NEED_TABLE_FOR_LIST) == NEED_TABLE_FOR_LIST ?
-			    da_table_load_for(t->ctx, t->table_path, t->list, &t->table_diag, &t->table) :
+		r = (need & NEED_TABLE_INDEXED) == NEED_TABLE_INDEXED ?
+			    da_table_load_indexed(t->ctx, t->table_path, t->list, DA_INDEX_WRITE,
+						  &t->table_diag, &t->table) :
 			    da_table_load(t->table_path, &t->table_diag, &t->table);
 		if (r < 0 && !t->table_diag.n)
 			errmsg("%s: %s", t->table_path, strerror(-r));

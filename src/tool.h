@@ -22,8 +22,11 @@ enum {
 	NEED_TABLE = 1 << 0,
 	NEED_DEVICES = 1 << 1,
 	NEED_MAP = NEED_TABLE | NEED_DEVICES | 1 << 2,
-	/* The lines of the table the devices already in t->list can match (the udev helper). */
-	NEED_TABLE_FOR_LIST = NEED_TABLE | 1 << 3,
+	/*
+	 * The lines of the table the devices already in t->list can match,
+	 * through the index the udev helper keeps (da_table_load_indexed()).
+	 */
+	NEED_TABLE_INDEXED = NEED_TABLE | 1 << 3,
 	/* The map, devices read only as far as naming them needs (da_devlist_scan_for). */
 	NEED_MAP_NAMES = NEED_MAP | 1 << 4,
 };

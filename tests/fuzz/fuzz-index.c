@@ -115,8 +115,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = fopen(table_path, "w");
 	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
 		abort();
-	if (da_table_load_for(ctx, table_path, l, NULL, &first) < 0 ||
-	    da_table_load_for(ctx, table_path, l, NULL, &second) < 0)
+	if (da_table_load_indexed(ctx, table_path, l, DA_INDEX_WRITE, NULL, &first) < 0 ||
+	    da_table_load_indexed(ctx, table_path, l, DA_INDEX_WRITE, NULL, &second) < 0)
 		abort();
 	/* The first call parsed the table; the second read the index, and left out some line. */
 	if (da_table_count(first) != da_table_count(whole) ||

@@ -182,7 +182,7 @@ static void put_table(const char *root, const char *text)
 }
 
 /*
- * The names @root's table gives @kname through da_table_load_for(), and in
+ * The names @root's table gives @kname through da_table_load_indexed(), and in
  * *ret_lines how many lines of the table it read (all of them: it parsed the
  * table; fewer: it read the index).
  */
@@ -196,7 +196,7 @@ static char *indexed_names(struct da_ctx *ctx, const char *root, const char *kna
 
 	snprintf(path, sizeof(path), "%s/etc/diskalias.conf", root);
 	assert_int_equal(da_devlist_from_udev(kname, env, &l), 0);
-	assert_int_equal(da_table_load_for(ctx, path, l, NULL, &t), 0);
+	assert_int_equal(da_table_load_indexed(ctx, path, l, DA_INDEX_WRITE, NULL, &t), 0);
 	*ret_lines = da_table_count(t);
 	out = names_in(t, l, kname);
 	da_devlist_free(l);
@@ -255,6 +255,21 @@ static void test_index(void **state)
 	snprintf(index, sizeof(index), "%s/run/diskalias/table.index", root);
 	assert_int_equal(da_ctx_new(root, &ctx), 0);
 	put_table(root, table_text);
+
+	/* Without DA_INDEX_WRITE a reader parses the table and writes nothing. */
+	{
+		struct da_devlist *l = NULL;
+		struct da_table *t = NULL;
+
+		snprintf(path, sizeof(path), "%s/etc/diskalias.conf", root);
+		assert_int_equal(da_devlist_from_udev("sdc", disk, &l), 0);
+		assert_int_equal(da_table_load_indexed(ctx, path, l, 0, NULL, &t), 0);
+		assert_int_equal(da_table_count(t), all);
+		assert_int_equal(stat(index, &st), -1);
+		assert_int_equal(errno, ENOENT);
+		da_table_free(t);
+		da_devlist_free(l);
+	}
 
 	/* The first call parses the table and leaves the index; the others read it. */
 	assert_string_equal(indexed_names(ctx, root, "sdc", disk, &n), "bay07");
