@@ -14,6 +14,23 @@
  * - Strings returned as "const char *" belong to the object they came from
  *   and live as long as it does. Strings returned as "char *" are the
  *   caller's to free().
+ *
+ * ABI (the shared library libdiskalias.so.0, symbols in lib/libdiskalias.sym):
+ * - Objects are opaque: their layout is the library's and may change.
+ * - The structs a caller allocates (struct da_problem, da_diag, da_kmsg) keep
+ *   their size and fields for as long as the soname is .so.0. A field that
+ *   must be added comes as a new struct with new functions, never as a
+ *   change to these.
+ * - Enum values never change. New values are added at the end: identity
+ *   kinds before _DA_ID_MAX (which grows: a program built against an older
+ *   header may meet kinds at or past its own _DA_ID_MAX from the library,
+ *   and must treat them as kinds it does not know, naming them with
+ *   da_id_kind_name()); new DA_FILE_* values go at the end of enum da_ctx_file.
+ * - A new function goes into a new version node of lib/libdiskalias.sym
+ *   (LIBDISKALIAS_0.2 for the release that adds it); a released node is
+ *   never changed. Until the first release (0.1.0) everything is in
+ *   LIBDISKALIAS_0. make check fails when the exported symbols and the
+ *   version script differ.
  */
 #ifndef DISKALIAS_H
 #define DISKALIAS_H
