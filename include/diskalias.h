@@ -49,9 +49,9 @@ extern "C" {
 
 /* One problem: where (file and line, either may be absent) and what. */
 struct da_problem {
-	char *file;		/* NULL when not about a file */
-	unsigned int line;	/* 0 when not about a line */
-	bool warning;		/* true: worth saying, not a failure */
+	char *file;	   /* NULL when not about a file */
+	unsigned int line; /* 0 when not about a line */
+	bool warning;	   /* true: worth saying, not a failure */
 	char *msg;
 };
 
@@ -91,21 +91,21 @@ char *da_devnode(const char *kname);
 
 /* Files of the machine a context reads. */
 enum da_ctx_file {
-	DA_FILE_PARTITIONS,	/* proc/partitions */
-	DA_FILE_DISKSTATS,	/* proc/diskstats */
-	DA_FILE_UPTIME,		/* proc/uptime */
-	DA_FILE_KMSG,		/* dev/kmsg, the kernel log */
-	DA_FILE_UDEV_CONTROL,	/* run/udev/control: exists while udev runs */
-	DA_FILE_MOUNTINFO,	/* proc/self/mountinfo */
-	DA_FILE_FSTAB,		/* etc/fstab */
-	DA_FILE_CRYPTTAB,	/* etc/crypttab */
-	DA_FILE_MDADM_CONF,	/* etc/mdadm/mdadm.conf */
-	DA_FILE_SMARTD_CONF,	/* etc/smartd.conf */
-	DA_FILE_BY_ALIAS,	/* dev/disk/by-alias, the links' directory */
-	DA_FILE_RENAMED,	/* run/diskalias/renamed: old names a forced rename keeps */
-	DA_FILE_TABLE_INDEX,	/* run/diskalias/table.index: see da_table_load_indexed() */
-	DA_FILE_RUN_DIR,	/* run/diskalias: the files above, private to root */
-	DA_FILE_PROBLEMS_LOGGED,	/* run/diskalias/problems.logged: see da_udev_log_problems() */
+	DA_FILE_PARTITIONS,	 /* proc/partitions */
+	DA_FILE_DISKSTATS,	 /* proc/diskstats */
+	DA_FILE_UPTIME,		 /* proc/uptime */
+	DA_FILE_KMSG,		 /* dev/kmsg, the kernel log */
+	DA_FILE_UDEV_CONTROL,	 /* run/udev/control: exists while udev runs */
+	DA_FILE_MOUNTINFO,	 /* proc/self/mountinfo */
+	DA_FILE_FSTAB,		 /* etc/fstab */
+	DA_FILE_CRYPTTAB,	 /* etc/crypttab */
+	DA_FILE_MDADM_CONF,	 /* etc/mdadm/mdadm.conf */
+	DA_FILE_SMARTD_CONF,	 /* etc/smartd.conf */
+	DA_FILE_BY_ALIAS,	 /* dev/disk/by-alias, the links' directory */
+	DA_FILE_RENAMED,	 /* run/diskalias/renamed: old names a forced rename keeps */
+	DA_FILE_TABLE_INDEX,	 /* run/diskalias/table.index: see da_table_load_indexed() */
+	DA_FILE_RUN_DIR,	 /* run/diskalias: the files above, private to root */
+	DA_FILE_PROBLEMS_LOGGED, /* run/diskalias/problems.logged: see da_udev_log_problems() */
 };
 
 /* The path of @file under the context's root. Caller frees; NULL without memory. */
@@ -137,8 +137,8 @@ int da_partition_split(const char *name, char **ret_base, unsigned int *ret_part
 enum da_id_kind {
 	DA_ID_WWN,
 	DA_ID_SERIAL,
-	DA_ID_ID,	/* a /dev/disk/by-id/ link name */
-	DA_ID_PATH,	/* a /dev/disk/by-path/ link name: follows the slot */
+	DA_ID_ID,   /* a /dev/disk/by-id/ link name */
+	DA_ID_PATH, /* a /dev/disk/by-path/ link name: follows the slot */
 	DA_ID_UUID,
 	DA_ID_LABEL,
 	DA_ID_PARTUUID,
@@ -164,8 +164,8 @@ int da_identity_parse(const char *s, enum da_id_kind *ret_kind, const char **ret
  * Check that @value is one a table line of @kind can hold: not empty, at
  * most DA_ID_VALUE_MAX bytes, no control bytes, no blank at either end and
  * none inside but in serials and labels, and for a WWN one of the forms the
- * system shows (0x..., naa., eui., nvme., t10.). Returns 0 or -EINVAL and, when @ret_reason is not NULL, a
- * static English reason.
+ * system shows (0x..., naa., eui., nvme., t10.). Returns 0 or -EINVAL and, when @ret_reason is not
+ * NULL, a static English reason.
  */
 int da_identity_check(enum da_id_kind kind, const char *value, const char **ret_reason);
 /* True when two values of @kind name the same thing (WWN forms, case of hex digits). */
@@ -213,9 +213,8 @@ enum {
  * (DA_FILE_RUN_DIR) are trusted only when they are the caller's and no one
  * else can write them; symlinks there are never followed.
  */
-int da_table_load_indexed(const struct da_ctx *ctx, const char *path,
-			  const struct da_devlist *list, unsigned int flags, struct da_diag *diag,
-			  struct da_table **ret_table);
+int da_table_load_indexed(const struct da_ctx *ctx, const char *path, const struct da_devlist *list,
+			  unsigned int flags, struct da_diag *diag, struct da_table **ret_table);
 /* As da_table_load() on @len bytes of @buf; @path names them in problems. */
 int da_table_parse(const char *path, const char *buf, size_t len, struct da_diag *diag,
 		   struct da_table **ret_table);
@@ -248,8 +247,8 @@ size_t da_alias_index(const struct da_alias *alias);
  * byte. A statement that conflicts with another cannot be renamed or
  * rebound; removing a name removes every line of it.
  */
-int da_table_add(struct da_table *table, const char *name, enum da_id_kind kind,
-		 const char *value, struct da_diag *diag);
+int da_table_add(struct da_table *table, const char *name, enum da_id_kind kind, const char *value,
+		 struct da_diag *diag);
 /* Rebind an existing alias to another identity, in place. */
 int da_table_rebind(struct da_table *table, const char *name, enum da_id_kind kind,
 		    const char *value, struct da_diag *diag);
@@ -271,8 +270,8 @@ char *da_table_format(const struct da_table *table, size_t *ret_len);
  * problems are not reported here (see da_table_load()). Returns @edit's
  * value or a negative errno; on any failure the file on disk is left as it was.
  */
-int da_table_edit(const char *path, int (*edit)(struct da_table *table, void *data),
-		  void *data, struct da_diag *diag);
+int da_table_edit(const char *path, int (*edit)(struct da_table *table, void *data), void *data,
+		  struct da_diag *diag);
 
 /* -------------------------------------------------------------------------
  * Block devices, discovered from sysfs (and /dev/disk, the udev database).
@@ -321,8 +320,8 @@ unsigned int da_device_minor(const struct da_device *dev);
 enum da_devtype da_device_devtype(const struct da_device *dev);
 /* lsblk-style type: disk, part, lvm, crypt, mpath, dm, raid1, ..., loop, rom. */
 const char *da_device_type(const struct da_device *dev);
-uint64_t da_device_size(const struct da_device *dev);	/* bytes */
-unsigned int da_device_partno(const struct da_device *dev);	/* 0 for a disk */
+uint64_t da_device_size(const struct da_device *dev);	    /* bytes */
+unsigned int da_device_partno(const struct da_device *dev); /* 0 for a disk */
 /* The disk a partition belongs to; NULL for a disk. */
 struct da_device *da_device_parent(const struct da_device *dev);
 bool da_device_removable(const struct da_device *dev);
@@ -351,9 +350,9 @@ bool da_device_has_identity(const struct da_device *dev, enum da_id_kind kind, c
 struct da_map;
 
 enum da_alias_state {
-	DA_ALIAS_PRESENT,	/* exactly one device has the identity */
-	DA_ALIAS_MISSING,	/* none has it */
-	DA_ALIAS_AMBIGUOUS,	/* several have it: never a guess */
+	DA_ALIAS_PRESENT,   /* exactly one device has the identity */
+	DA_ALIAS_MISSING,   /* none has it */
+	DA_ALIAS_AMBIGUOUS, /* several have it: never a guess */
 };
 
 /*
@@ -399,15 +398,15 @@ const struct da_alias *da_map_find_alias(const struct da_map *map, const char *n
  * then metadata lines " SUBSYSTEM=scsi", " DEVICE=+scsi:2:0:3:0".
  */
 struct da_kmsg {
-	unsigned int level;	/* 0 (emerg) to 7 (debug) */
-	unsigned int facility;	/* 0 kern, 1 user, ... */
+	unsigned int level;    /* 0 (emerg) to 7 (debug) */
+	unsigned int facility; /* 0 kern, 1 user, ... */
 	uint64_t seq;
-	uint64_t usec;		/* since boot */
-	bool cont;		/* flag 'c': continues an earlier record's line */
-	char *text;		/* the message with \xNN decoded: any bytes, NUL-terminated */
+	uint64_t usec; /* since boot */
+	bool cont;     /* flag 'c': continues an earlier record's line */
+	char *text;    /* the message with \xNN decoded: any bytes, NUL-terminated */
 	size_t text_len;
-	char *subsystem;	/* SUBSYSTEM=, or NULL */
-	char *device;		/* DEVICE= ("b8:32", "+scsi:2:0:3:0", "+block:sdc"), or NULL */
+	char *subsystem; /* SUBSYSTEM=, or NULL */
+	char *device;	 /* DEVICE= ("b8:32", "+scsi:2:0:3:0", "+block:sdc"), or NULL */
 };
 
 /* True when the @len bytes at @line start a record ("6,1234,5678901,-;"). */
@@ -440,9 +439,9 @@ struct da_rewriter;
 struct iovec;
 
 enum da_rewrite_mode {
-	DA_REWRITE_ALIAS,	/* sdc -> bay07, /dev/sdc -> /dev/disk/by-alias/bay07 */
-	DA_REWRITE_ANNOTATE,	/* sdc -> sdc(bay07): both names */
-	DA_REWRITE_REVERSE,	/* bay07 (any case), bay07p1 -> sdc, sdc1; by-alias paths -> /dev/sdc */
+	DA_REWRITE_ALIAS,    /* sdc -> bay07, /dev/sdc -> /dev/disk/by-alias/bay07 */
+	DA_REWRITE_ANNOTATE, /* sdc -> sdc(bay07): both names */
+	DA_REWRITE_REVERSE, /* bay07 (any case), bay07p1 -> sdc, sdc1; by-alias paths -> /dev/sdc */
 };
 
 /*
@@ -460,8 +459,8 @@ typedef int (*da_rewrite_write_fn)(void *userdata, const struct iovec *iov, int 
  * rewriter copies what it needs of the map's names; the map may be freed
  * after. Free with da_rewriter_free().
  */
-int da_rewriter_new(const struct da_map *map, enum da_rewrite_mode mode,
-		    da_rewrite_write_fn write, void *userdata, struct da_rewriter **ret_rw);
+int da_rewriter_new(const struct da_map *map, enum da_rewrite_mode mode, da_rewrite_write_fn write,
+		    void *userdata, struct da_rewriter **ret_rw);
 void da_rewriter_free(struct da_rewriter *rw);
 /*
  * Feed @len bytes of a stream. Everything is written out before it returns
@@ -551,11 +550,10 @@ int da_udev_trigger_disk(const struct da_ctx *ctx, const char *kname, const char
 #define DA_LINKS_MAX 16
 
 /*
- * Every name @dev has a /dev/disk/by-alias link for (DA_LINKS_MAX at most, as udev): its names in @map,
- * primary first, then old names a forced rename keeps for it (recorded in
- * DA_FILE_RENAMED by da_renamed_keep(), as long as the table does not give
- * them to another). *ret_names is NULL terminated (maybe at once); the
- * caller frees it with da_names_free().
+ * Every name @dev has a /dev/disk/by-alias link for (DA_LINKS_MAX at most, as udev): its names in
+ * @map, primary first, then old names a forced rename keeps for it (recorded in DA_FILE_RENAMED by
+ * da_renamed_keep(), as long as the table does not give them to another). *ret_names is NULL
+ * terminated (maybe at once); the caller frees it with da_names_free().
  */
 int da_link_names(const struct da_ctx *ctx, const struct da_map *map, const struct da_device *dev,
 		  char ***ret_names);
@@ -570,11 +568,11 @@ int da_renamed_keep(const struct da_ctx *ctx, const char *oldname, const char *n
 		    const char *kname);
 
 enum da_apply_action {
-	DA_APPLY_LINK_CREATED,	/* name, the kernel name it points at */
+	DA_APPLY_LINK_CREATED, /* name, the kernel name it points at */
 	DA_APPLY_LINK_UPDATED,
 	DA_APPLY_LINK_REMOVED,
-	DA_APPLY_ATTR_SET,	/* name, the disk whose alias attribute now holds it */
-	DA_APPLY_ATTR_CLEARED,	/* the old name, the disk */
+	DA_APPLY_ATTR_SET,     /* name, the disk whose alias attribute now holds it */
+	DA_APPLY_ATTR_CLEARED, /* the old name, the disk */
 };
 typedef void (*da_apply_fn)(void *userdata, enum da_apply_action action, const char *name,
 			    const char *kname);
@@ -589,8 +587,8 @@ typedef void (*da_apply_fn)(void *userdata, enum da_apply_action action, const c
  * its primary name (or cleared). Idempotent: a second run changes nothing
  * and reports nothing. Each change goes to @report (may be NULL).
  */
-int da_apply(const struct da_ctx *ctx, const struct da_map *map, da_apply_fn report,
-	     void *userdata, struct da_diag *diag);
+int da_apply(const struct da_ctx *ctx, const struct da_map *map, da_apply_fn report, void *userdata,
+	     struct da_diag *diag);
 
 /* A place a name is used: @file, @line, and what is there. Return < 0 to stop. */
 typedef int (*da_use_fn)(void *userdata, const char *file, unsigned int line, const char *what);

@@ -44,8 +44,8 @@ struct apply {
 	const struct da_ctx *ctx;
 	const struct da_map *map;
 	char *dir;
-	struct hashmap want;	/* link name -> target */
-	struct strv names, targets;	/* storage of want's keys and values */
+	struct hashmap want;	    /* link name -> target */
+	struct strv names, targets; /* storage of want's keys and values */
 	da_apply_fn report;
 	void *userdata;
 	struct da_diag *diag;
@@ -192,8 +192,9 @@ static int write_attrs(struct apply *a)
 DA_EXPORT int da_apply(const struct da_ctx *ctx, const struct da_map *map, da_apply_fn report,
 		       void *userdata, struct da_diag *diag)
 {
-	struct apply a = { .ctx = ctx, .map = map, .report = report, .userdata = userdata,
-			   .diag = diag };
+	struct apply a = {
+		.ctx = ctx, .map = map, .report = report, .userdata = userdata, .diag = diag
+	};
 	struct renamed rn = {};
 	int r, q;
 
@@ -206,8 +207,9 @@ DA_EXPORT int da_apply(const struct da_ctx *ctx, const struct da_map *map, da_ap
 		/* Links go into a directory of root's own, never through one planted as a symlink. */
 		r = open_private_dir(a.dir, true);
 		if (r == -EPERM)
-			da_diag_add(diag, a.dir, 0, false,
-				    "a symlink, or a directory others can write; refusing to make links there");
+			da_diag_add(
+				diag, a.dir, 0, false,
+				"a symlink, or a directory others can write; refusing to make links there");
 		else if (r < 0)
 			da_diag_add(diag, a.dir, 0, false, "cannot create: %s", strerror(-r));
 		else

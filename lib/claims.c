@@ -31,7 +31,8 @@
 
 #include "internal.h"
 
-/* The identity as a file name: a 64-bit FNV-1a hash of "kind:key", the key folded where case does not matter. */
+/* The identity as a file name: a 64-bit FNV-1a hash of "kind:key", the key folded where case does
+ * not matter. */
 static void claim_name(enum da_id_kind kind, const char *value, char name[17])
 {
 	const char *key = da_id_value_key(kind, value);
@@ -51,14 +52,16 @@ static void claim_name(enum da_id_kind kind, const char *value, char name[17])
 	snprintf(name, 17, "%016" PRIx64, h);
 }
 
-/* The disk sequence number of @kname (a partition's is its disk's), or 0 where the kernel has none. */
+/* The disk sequence number of @kname (a partition's is its disk's), or 0 where the kernel has none.
+ */
 static uint64_t read_diskseq(const struct da_ctx *ctx, const char *kname)
 {
 	static const char *const where[] = { "", "../" };
 	unsigned long long v = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(where) && !v; i++) {
-		_cleanup_free_ char *path = da_ctx_sys(ctx, "class/block/%s/%sdiskseq", kname, where[i]);
+		_cleanup_free_ char *path =
+			da_ctx_sys(ctx, "class/block/%s/%sdiskseq", kname, where[i]);
 		_cleanup_free_ char *buf = NULL;
 
 		if (path && read_file(path, &buf, NULL) == 0)
@@ -84,8 +87,8 @@ static bool claim_live(const struct da_ctx *ctx, unsigned int major, unsigned in
 }
 
 DA_EXPORT int da_udev_claim(const struct da_ctx *ctx, const struct da_device *dev,
-			    enum da_id_kind kind, const char *value, bool record, char ***ret_others,
-			    bool *ret_new)
+			    enum da_id_kind kind, const char *value, bool record,
+			    char ***ret_others, bool *ret_new)
 {
 	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
 	_cleanup_free_ char *claims = dir ? xasprintf("%s/claims", dir) : NULL;
@@ -124,12 +127,14 @@ DA_EXPORT int da_udev_claim(const struct da_ctx *ctx, const struct da_device *de
 		goto out;
 	}
 	fprintf(f, "# %s:%s\n", da_id_kind_name(kind), safe);
-	for (line = strtok_r(buf, "\n", &save); line && r >= 0; line = strtok_r(NULL, "\n", &save)) {
+	for (line = strtok_r(buf, "\n", &save); line && r >= 0;
+	     line = strtok_r(NULL, "\n", &save)) {
 		unsigned int major, minor;
 		unsigned long long seq;
 		char kname[256];
 
-		if (line[0] == '#' || sscanf(line, "%u:%u %255s %llu", &major, &minor, kname, &seq) != 4)
+		if (line[0] == '#' ||
+		    sscanf(line, "%u:%u %255s %llu", &major, &minor, kname, &seq) != 4)
 			continue;
 		/* A partition's helper looks up its disk by kernel name: it has no number for it. */
 		if ((major == da_device_major(dev) && minor == da_device_minor(dev)) ||

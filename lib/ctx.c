@@ -13,7 +13,7 @@
 
 struct da_ctx {
 	int refcount;
-	char *root;	/* "" for the machine itself, never with a trailing slash */
+	char *root; /* "" for the machine itself, never with a trailing slash */
 };
 
 DA_EXPORT int da_ctx_new(const char *root, struct da_ctx **ret_ctx)
@@ -209,7 +209,7 @@ DA_EXPORT size_t da_diag_errors(const struct da_diag *diag)
 }
 
 DA_EXPORT int da_diag_add(struct da_diag *diag, const char *file, unsigned int line, bool warning,
-		const char *fmt, ...)
+			  const char *fmt, ...)
 {
 	struct da_problem *p;
 	va_list ap;

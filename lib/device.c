@@ -22,7 +22,7 @@
 
 struct da_device {
 	char *kname;
-	char *syspath;	/* the device's real directory under sys/devices */
+	char *syspath; /* the device's real directory under sys/devices */
 	unsigned int major, minor;
 	enum da_devtype devtype;
 	const char *type;
@@ -31,10 +31,10 @@ struct da_device {
 	struct da_device *parent;
 	bool removable, ro;
 	char *model, *serial, *wwn, *dm_name;
-	char *hctl;	/* SCSI address H:C:T:L, from the scsi_device on the parent walk */
-	char *id_path;	/* udev's ID_PATH: the slot's primary by-path name */
+	char *hctl;    /* SCSI address H:C:T:L, from the scsi_device on the parent walk */
+	char *id_path; /* udev's ID_PATH: the slot's primary by-path name */
 	struct strv ids[_DA_ID_MAX];
-	struct strv links;	/* "by-id/NAME" for each /dev/disk link */
+	struct strv links; /* "by-id/NAME" for each /dev/disk link */
 };
 
 struct da_devlist {
@@ -45,8 +45,8 @@ struct da_devlist {
 
 /* What a scan reads of each device besides its names, numbers and partitions. */
 struct scan_want {
-	bool details;		/* model, size, removable, read-only, md level */
-	unsigned int kinds;	/* identity kinds, 1 << DA_ID_...: all of them with details */
+	bool details;	    /* model, size, removable, read-only, md level */
+	unsigned int kinds; /* identity kinds, 1 << DA_ID_...: all of them with details */
 };
 
 static bool wants(const struct scan_want *w, enum da_id_kind kind)
@@ -94,7 +94,8 @@ static int add_identity(struct da_device *d, enum da_id_kind kind, const char *v
 	return strv_push(&d->ids[kind], value);
 }
 
-/* The WWN users see, from a kernel wwid: naa.X -> 0xX; NVMe ids as they are; t10 vendor ids are none. */
+/* The WWN users see, from a kernel wwid: naa.X -> 0xX; NVMe ids as they are; t10 vendor ids are
+ * none. */
 static char *wwn_from_wwid(const char *wwid, bool nvme)
 {
 	if (strncmp(wwid, "naa.", 4) == 0)
@@ -110,7 +111,8 @@ static char *serial_from_vpd80(int dfd)
 	_cleanup_free_ char *buf = NULL;
 	size_t len, n, start = 4;
 
-	if (read_file_at(dfd, "vpd_pg80", &buf, &len) < 0 || len < 5 || (unsigned char)buf[1] != 0x80)
+	if (read_file_at(dfd, "vpd_pg80", &buf, &len) < 0 || len < 5 ||
+	    (unsigned char)buf[1] != 0x80)
 		return NULL;
 	n = ((unsigned char)buf[2] << 8 | (unsigned char)buf[3]) + 4;
 	if (n > len)
@@ -170,7 +172,8 @@ static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd,
 		return false;
 	for (bool first = true; top && strncmp(dir, top, toplen) == 0 && strlen(dir) > toplen;
 	     first = false) {
-		bool want_model = w->details && !d->model, want_wwn = wants(w, DA_ID_WWN) && !d->wwn;
+		bool want_model = w->details && !d->model,
+		     want_wwn = wants(w, DA_ID_WWN) && !d->wwn;
 		bool want_serial = wants(w, DA_ID_SERIAL) && !d->serial;
 		_cleanup_free_ char *subsys = NULL;
 		bool usb, scsi;
@@ -218,7 +221,10 @@ static const char *dm_type(const char *uuid)
 	static const struct {
 		const char *prefix, *type;
 	} types[] = {
-		{ "LVM-", "lvm" }, { "CRYPT-", "crypt" }, { "mpath-", "mpath" }, { "part", "part" },
+		{ "LVM-", "lvm" },
+		{ "CRYPT-", "crypt" },
+		{ "mpath-", "mpath" },
+		{ "part", "part" },
 	};
 
 	for (size_t i = 0; uuid && i < ARRAY_SIZE(types); i++)
@@ -318,7 +324,8 @@ static int device_load(const struct da_ctx *ctx, const char *entry, const char *
 		goto fail;
 	if (dfd < 0) {
 		r = -errno;
-		da_diag_add(diag, entry, 0, true, "skipped: cannot resolve the link: %s", strerror(-r));
+		da_diag_add(diag, entry, 0, true, "skipped: cannot resolve the link: %s",
+			    strerror(-r));
 		goto fail;
 	}
 	dev = read_attr_at(dfd, "dev", false);
@@ -359,8 +366,8 @@ fail:
 static int add_link_identity(struct da_device *d, enum da_id_kind kind, const char *kdir,
 			     const char *name)
 {
-	_cleanup_free_ char *value = kind == DA_ID_LABEL || kind == DA_ID_PARTLABEL ?
-					     unescape_hex(name) : strdup(name);
+	_cleanup_free_ char *value =
+		kind == DA_ID_LABEL || kind == DA_ID_PARTLABEL ? unescape_hex(name) : strdup(name);
 	_cleanup_free_ char *link = xasprintf("%s/%s", kdir, name);
 	int r;
 
@@ -408,7 +415,8 @@ static int read_udev_db(const struct da_ctx *ctx, struct da_device *d, const str
 		return -ENOMEM;
 	if (read_file(path, &buf, NULL) < 0)
 		return 0;
-	for (line = strtok_r(buf, "\n", &save); line && r >= 0; line = strtok_r(NULL, "\n", &save)) {
+	for (line = strtok_r(buf, "\n", &save); line && r >= 0;
+	     line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, "E:ID_PATH=", 10) == 0 && !d->id_path) {
 			d->id_path = strdup(line + 10);
 			if (!d->id_path)
@@ -420,7 +428,8 @@ static int read_udev_db(const struct da_ctx *ctx, struct da_device *d, const str
 			for (size_t i = 0; da_udev_props[i].key; i++) {
 				size_t n = strlen(da_udev_props[i].key);
 
-				if (strncmp(line + 2, da_udev_props[i].key, n) != 0 || line[2 + n] != '=')
+				if (strncmp(line + 2, da_udev_props[i].key, n) != 0 ||
+				    line[2 + n] != '=')
 					continue;
 				/* A partition inherits its disk's: they are not its own. */
 				if (da_udev_props[i].disk && d->devtype != DA_DEV_DISK)
@@ -439,7 +448,8 @@ static int read_links(const struct da_ctx *ctx, struct da_devlist *l, const stru
 
 	for (int k = 0; k < _DA_ID_MAX && r >= 0; k++) {
 		const char *kdir = da_id_kind_dir(k);
-		_cleanup_free_ char *dir = kdir && wants(w, k) ? da_ctx_dev(ctx, "disk/%s", kdir) : NULL;
+		_cleanup_free_ char *dir =
+			kdir && wants(w, k) ? da_ctx_dev(ctx, "disk/%s", kdir) : NULL;
 		struct dirent *de;
 		DIR *dp;
 
@@ -534,8 +544,8 @@ static int kname_cmp(const char *a, const char *b)
 		}
 		la = strcspn(a, "0123456789");
 		lb = strcspn(b, "0123456789");
-		if (la && lb && la != lb && islower((unsigned char)*a) && islower((unsigned char)*b) &&
-		    strspn(a, "abcdefghijklmnopqrstuvwxyz") == la &&
+		if (la && lb && la != lb && islower((unsigned char)*a) &&
+		    islower((unsigned char)*b) && strspn(a, "abcdefghijklmnopqrstuvwxyz") == la &&
 		    strspn(b, "abcdefghijklmnopqrstuvwxyz") == lb)
 			return la < lb ? -1 : 1;
 		c = (unsigned char)*a - (unsigned char)*b;
@@ -649,7 +659,8 @@ static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *d
 	return 0;
 }
 
-DA_EXPORT int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag, struct da_devlist **ret_list)
+DA_EXPORT int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag,
+			      struct da_devlist **ret_list)
 {
 	const struct scan_want all = { .details = true, .kinds = (1U << _DA_ID_MAX) - 1 };
 

@@ -9,7 +9,7 @@
 
 static const struct {
 	const char *name;
-	const char *dir;	/* /dev/disk/ directory with links of this kind */
+	const char *dir; /* /dev/disk/ directory with links of this kind */
 } kinds[_DA_ID_MAX] = {
 	[DA_ID_WWN] = { "wwn", NULL },
 	[DA_ID_SERIAL] = { "serial", NULL },
@@ -120,7 +120,8 @@ DA_EXPORT const char *da_id_kinds_text(void)
 		size_t o = 0;
 
 		for (int i = 0; i < _DA_ID_MAX; i++)
-			o += snprintf(text + o, sizeof(text) - o, "%s%s", i ? ", " : "", kinds[i].name);
+			o += snprintf(text + o, sizeof(text) - o, "%s%s", i ? ", " : "",
+				      kinds[i].name);
 	}
 	return text;
 }
@@ -131,13 +132,14 @@ static bool all_hex(const char *s, size_t min, const char *extra)
 	size_t n = 0;
 
 	for (; *s; s++, n++)
-		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') || (*s >= 'A' && *s <= 'F') ||
-		      (extra && strchr(extra, *s))))
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') ||
+		      (*s >= 'A' && *s <= 'F') || (extra && strchr(extra, *s))))
 			return false;
 	return n >= min;
 }
 
-/* A WWN as the system shows one: 0x..., naa./eui. + hex, nvme. + hex and dashes, t10. + text, bare hex. */
+/* A WWN as the system shows one: 0x..., naa./eui. + hex, nvme. + hex and dashes, t10. + text, bare
+ * hex. */
 static bool wwn_valid(const char *v)
 {
 	if (has_prefix_ci(v, "t10."))
@@ -171,7 +173,8 @@ DA_EXPORT int da_identity_check(enum da_id_kind kind, const char *value, const c
 	    kind != DA_ID_PARTLABEL && !(kind == DA_ID_WWN && has_prefix_ci(value, "t10.")))
 		reason = "blanks are not allowed in this kind of value";
 	if (!reason && kind == DA_ID_WWN && !wwn_valid(value))
-		reason = "a WWN is hex digits (0x5000c500a1b2c3d4) or of the form naa.HEX, eui.HEX, nvme.HEX-HEX or t10.TEXT";
+		reason =
+			"a WWN is hex digits (0x5000c500a1b2c3d4) or of the form naa.HEX, eui.HEX, nvme.HEX-HEX or t10.TEXT";
 	if (reason && ret_reason)
 		*ret_reason = reason;
 	return reason ? -EINVAL : 0;
@@ -185,7 +188,8 @@ char *da_identity_problem(const char *text, bool *ret_oom)
 	char *msg = NULL;
 
 	*ret_oom = false;
-	if (da_identity_parse(text, &kind, &value) == 0 && da_identity_check(kind, value, &reason) == 0)
+	if (da_identity_parse(text, &kind, &value) == 0 &&
+	    da_identity_check(kind, value, &reason) == 0)
 		return NULL;
 	if (!shown) {
 		*ret_oom = true;
@@ -198,7 +202,8 @@ char *da_identity_problem(const char *text, bool *ret_oom)
 		_cleanup_free_ char *k = str_escape(text, colon - text, DA_QUOTE_MAX, true);
 
 		msg = k ? xasprintf("unknown identity kind '%s' (expected one of %s)", k,
-				    da_id_kinds_text()) : NULL;
+				    da_id_kinds_text())
+			: NULL;
 	} else {
 		da_identity_check(da_id_kind_from_name_n(text, colon - text), colon + 1, &reason);
 		msg = xasprintf("invalid identity '%s': %s", shown, reason);

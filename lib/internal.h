@@ -52,7 +52,8 @@ size_t da_partition_twin_len(const char *name, size_t len);
 char *da_link_partition(const char *disk_link, unsigned int partno);
 /* The length of partition @partno's link @link without its "-partN", or 0 when it has none. */
 size_t da_link_disk_len(const char *link, unsigned int partno);
-/* True when @name is a partition of @base by the kernel's rule (in any case); its number in *@ret_partno. */
+/* True when @name is a partition of @base by the kernel's rule (in any case); its number in
+ * *@ret_partno. */
 bool da_partition_of(const char *name, const char *base, unsigned int *ret_partno);
 
 /* The device list the map was made from. */

@@ -21,9 +21,9 @@ struct dev_names {
 struct da_map {
 	const struct da_table *table;
 	const struct da_devlist *list;
-	struct alias_match *alias;	/* by table index */
-	struct dev_names *dev;		/* by device list index */
-	struct hashmap devindex;	/* kname -> dev_names */
+	struct alias_match *alias; /* by table index */
+	struct dev_names *dev;	   /* by device list index */
+	struct hashmap devindex;   /* kname -> dev_names */
 };
 
 DA_EXPORT void da_map_free(struct da_map *m)
@@ -75,7 +75,8 @@ static int match_aliases(struct da_map *m)
 
 	for (size_t j = 0; j < nd; j++)
 		for (int kind = 0; kind < _DA_ID_MAX; kind++)
-			for (size_t i = 0; da_device_identity(da_devlist_get(m->list, j), kind, i); i++)
+			for (size_t i = 0; da_device_identity(da_devlist_get(m->list, j), kind, i);
+			     i++)
 				nv++;
 	nodes = calloc(nv + 1, sizeof(*nodes));
 	if (!nodes)
@@ -109,14 +110,16 @@ static int match_aliases(struct da_map *m)
 
 		n = hashmap_get(&index[kind], da_id_value_key(kind, da_alias_value(a)));
 		for (; n; n = n->next) {
-			if (n->dev == last || !da_device_has_identity(n->dev, kind, da_alias_value(a)))
+			if (n->dev == last ||
+			    !da_device_has_identity(n->dev, kind, da_alias_value(a)))
 				continue;
 			last = n->dev;
 			if (am->nmatch++ == 0)
 				am->dev = n->dev;
 		}
-		am->state = am->nmatch == 1 ? DA_ALIAS_PRESENT :
-			    am->nmatch == 0 ? DA_ALIAS_MISSING : DA_ALIAS_AMBIGUOUS;
+		am->state = am->nmatch == 1   ? DA_ALIAS_PRESENT
+			    : am->nmatch == 0 ? DA_ALIAS_MISSING
+					      : DA_ALIAS_AMBIGUOUS;
 		if (am->state != DA_ALIAS_PRESENT)
 			am->dev = NULL;
 	}
@@ -143,7 +146,8 @@ DA_EXPORT int da_map_new(const struct da_table *table, const struct da_devlist *
 	if (!m->alias || !m->dev)
 		goto fail;
 	for (size_t j = 0; j < nd; j++)
-		if (hashmap_put(&m->devindex, da_device_kname(da_devlist_get(list, j)), &m->dev[j]) < 0)
+		if (hashmap_put(&m->devindex, da_device_kname(da_devlist_get(list, j)),
+				&m->dev[j]) < 0)
 			goto fail;
 	r = match_aliases(m);
 	if (r < 0)
@@ -172,7 +176,8 @@ DA_EXPORT int da_map_new(const struct da_table *table, const struct da_devlist *
 		if (parent == &m->dev[j])
 			continue;
 		for (size_t k = 0; k < parent->names.n; k++) {
-			r = add_name(&m->dev[j], da_partition_name(parent->names.v[k], da_device_partno(d)),
+			r = add_name(&m->dev[j],
+				     da_partition_name(parent->names.v[k], da_device_partno(d)),
 				     parent->src[k]);
 			if (r < 0)
 				goto fail;
@@ -267,23 +272,29 @@ static int lookup_alias(const struct da_map *m, const char *arg, const char *nam
 	if (!a && (line = da_table_conflict_line(m->table, name)))
 		return da_diag_add(diag, NULL, 0, false,
 				   "%s: alias '%s' (line %u) conflicts with another line and applies nowhere (see 'diskalias check')",
-				   arg, name, line) ?: -ENOENT;
+				   arg, name, line)
+			       ?: -ENOENT;
 	if (!a)
-		return da_diag_add(diag, NULL, 0, false, "%s: no such device or alias", arg) ?: -ENOENT;
+		return da_diag_add(diag, NULL, 0, false, "%s: no such device or alias", arg)
+			       ?: -ENOENT;
 	am = &m->alias[da_alias_index(a)];
 	if (am->state == DA_ALIAS_MISSING)
-		return da_diag_add(diag, NULL, 0, false, "%s: alias '%s' (%s): no such disk present",
-				   arg, da_alias_name(a), da_alias_identity(a)) ?: -ENODEV;
+		return da_diag_add(diag, NULL, 0, false,
+				   "%s: alias '%s' (%s): no such disk present", arg,
+				   da_alias_name(a), da_alias_identity(a))
+			       ?: -ENODEV;
 	if (am->state == DA_ALIAS_AMBIGUOUS)
 		return da_diag_add(diag, NULL, 0, false,
 				   "%s: alias '%s' (%s) matches %zu devices; refusing to guess",
-				   arg, da_alias_name(a), da_alias_identity(a), am->nmatch) ?: -ENOTUNIQ;
+				   arg, da_alias_name(a), da_alias_identity(a), am->nmatch)
+			       ?: -ENOTUNIQ;
 	d = am->dev;
 	if (partno) {
 		d = find_partition(m->list, am->dev, partno);
 		if (!d)
-			return da_diag_add(diag, NULL, 0, false, "%s: %s (%s) has no partition %u", arg,
-					   da_alias_name(a), da_device_kname(am->dev), partno) ?: -ENODEV;
+			return da_diag_add(diag, NULL, 0, false, "%s: %s (%s) has no partition %u",
+					   arg, da_alias_name(a), da_device_kname(am->dev), partno)
+				       ?: -ENODEV;
 	}
 	*ret_dev = d;
 	return 0;
@@ -303,21 +314,25 @@ DA_EXPORT int da_map_lookup(const struct da_map *m, const char *arg, struct da_d
 	if (da_dev_disk_link(arg)) {
 		d = da_devlist_find_link(m->list, arg);
 		if (!d)
-			return da_diag_add(diag, NULL, 0, false, "%s: no such link", arg) ?: -ENOENT;
+			return da_diag_add(diag, NULL, 0, false, "%s: no such link", arg)
+				       ?: -ENOENT;
 	} else if ((name = da_dev_mapper_name(arg))) {
 		d = find_dm(m->list, name);
 		if (!d)
 			return da_diag_add(diag, NULL, 0, false, "%s: no such device-mapper device",
-					   arg) ?: -ENOENT;
+					   arg)
+				       ?: -ENOENT;
 	} else if ((name = da_dev_strip(arg))) {
 		d = da_devlist_find_kname(m->list, name);
 		if (!d)
-			return da_diag_add(diag, NULL, 0, false, "%s: no such block device", arg) ?: -ENOENT;
+			return da_diag_add(diag, NULL, 0, false, "%s: no such block device", arg)
+				       ?: -ENOENT;
 	} else if (sscanf(arg, "%u:%u%c", &major, &minor, &extra) == 2) {
 		d = da_devlist_find_devnum(m->list, major, minor);
 		if (!d)
-			return da_diag_add(diag, NULL, 0, false, "%s: no block device with that number",
-					   arg) ?: -ENOENT;
+			return da_diag_add(diag, NULL, 0, false,
+					   "%s: no block device with that number", arg)
+				       ?: -ENOENT;
 	} else {
 		d = da_devlist_find_kname(m->list, arg);
 		if (!d)

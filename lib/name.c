@@ -27,8 +27,8 @@ static inline bool is_alnum(char c)
  * be followed by a partition suffix (p?digits), as the kernel names them.
  */
 static const char *const kernel_patterns[] = {
-	"sd%a", "hd%a", "vd%a", "xvd%a", "nvme%dn%d", "mmcblk%d", "loop%d", "dm-%d", "md%d",
-	"sr%d", "nbd%d", "zram%d", "ram%d", "rbd%d", "pmem%d",
+	"sd%a", "hd%a", "vd%a",	 "xvd%a",  "nvme%dn%d", "mmcblk%d", "loop%d", "dm-%d",
+	"md%d", "sr%d", "nbd%d", "zram%d", "ram%d",	"rbd%d",    "pmem%d",
 };
 
 static const char *match_class(const char *s, char class)
@@ -79,8 +79,17 @@ DA_EXPORT bool da_name_is_kernel_like(const char *name)
 	}
 	/* Most names start with none of the patterns' first letters. */
 	switch (name[0]) {
-	case 'd': case 'h': case 'l': case 'm': case 'n': case 'p':
-	case 'r': case 's': case 'v': case 'x': case 'z':
+	case 'd':
+	case 'h':
+	case 'l':
+	case 'm':
+	case 'n':
+	case 'p':
+	case 'r':
+	case 's':
+	case 'v':
+	case 'x':
+	case 'z':
 		break;
 	default:
 		return false;

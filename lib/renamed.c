@@ -35,7 +35,8 @@ int renamed_load(const struct da_ctx *ctx, struct renamed *rn)
 		return -ENOMEM;
 	if (read_file(path, &buf, NULL) < 0)
 		return 0;
-	for (line = strtok_r(buf, "\n", &save); line && r >= 0; line = strtok_r(NULL, "\n", &save)) {
+	for (line = strtok_r(buf, "\n", &save); line && r >= 0;
+	     line = strtok_r(NULL, "\n", &save)) {
 		char *f[3], *fsave = NULL;
 
 		f[0] = strtok_r(line, " \t", &fsave);
@@ -95,7 +96,7 @@ static int kept_names(const struct renamed *rn, const struct da_map *map,
 }
 
 int renamed_link_names(const struct renamed *rn, const struct da_map *map,
-		      const struct da_device *dev, struct strv *names)
+		       const struct da_device *dev, struct strv *names)
 {
 	const char *n;
 	int r = 0;
@@ -154,8 +155,8 @@ DA_EXPORT int da_renamed_keep(const struct da_ctx *ctx, const char *oldname, con
 	dfd = open_private_dir(dir, true);
 	if (dfd < 0)
 		return dfd;
-	fd = openat(dfd, path_basename(path), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW,
-		    0644);
+	fd = openat(dfd, path_basename(path),
+		    O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
 	close(dfd);
 	if (fd < 0)
 		return -errno;
@@ -188,7 +189,8 @@ int renamed_prune(const struct da_ctx *ctx, const struct da_map *map, const stru
 	for (size_t i = 0; i < rn->old.n; i++) {
 		const struct da_device *d = da_devlist_find_kname(list, rn->kname.v[i]);
 
-		if (!d || !has_name(map, d, rn->new.v[i]) || da_map_find_alias(map, rn->old.v[i], NULL))
+		if (!d || !has_name(map, d, rn->new.v[i]) ||
+		    da_map_find_alias(map, rn->old.v[i], NULL))
 			continue;
 		fprintf(f, "%s %s %s\n", rn->old.v[i], rn->new.v[i], rn->kname.v[i]);
 	}

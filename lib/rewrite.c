@@ -29,27 +29,27 @@
 #include "internal.h"
 
 /* Output: pieces shorter than COPY_MAX are gathered in a buffer, longer ones written in place. */
-#define OUT_SIZE	(64 * 1024)
-#define COPY_MAX	128
-#define IOV_N		256
+#define OUT_SIZE (64 * 1024)
+#define COPY_MAX 128
+#define IOV_N	 256
 /* The first bytes of every name are in a bit set: most tokens that are no name stop there. */
-#define PREFIX_LEN	3
-#define PREFIX_BITS	16
+#define PREFIX_LEN  3
+#define PREFIX_BITS 16
 /* Numbers are searched for as SCSI addresses if their first number has at most this many digits. */
-#define ADDR_RUN_MAX	8
+#define ADDR_RUN_MAX 8
 /* At most this many digits in a partition number. */
-#define PARTNO_DIGITS	6
+#define PARTNO_DIGITS 6
 /* The most bytes a name can need to be decided: itself, 'p', digits, the byte after. */
 #define UNDECIDED_MAX(rw) ((rw)->maxlen + PARTNO_DIGITS + 2)
 
 enum {
-	CLS_WORD = 1 << 0,	/* continues a word: no name starts or ends next to it */
-	CLS_NOLEFT = 1 << 1,	/* no name starts right after it */
-	CLS_START = 1 << 2,	/* some name starts with it */
-	CLS_SECOND = 1 << 3,	/* it is the second byte of some name */
-	CLS_INNAME = 1 << 4,	/* it may be inside a name or its partition suffix */
-	CLS_SHORT = 1 << 5,	/* a name of fewer than PREFIX_LEN bytes starts with it */
-	CLS_SECOND_NUM = 1 << 6,	/* the second byte of a name that starts with a digit */
+	CLS_WORD = 1 << 0,	 /* continues a word: no name starts or ends next to it */
+	CLS_NOLEFT = 1 << 1,	 /* no name starts right after it */
+	CLS_START = 1 << 2,	 /* some name starts with it */
+	CLS_SECOND = 1 << 3,	 /* it is the second byte of some name */
+	CLS_INNAME = 1 << 4,	 /* it may be inside a name or its partition suffix */
+	CLS_SHORT = 1 << 5,	 /* a name of fewer than PREFIX_LEN bytes starts with it */
+	CLS_SECOND_NUM = 1 << 6, /* the second byte of a name that starts with a digit */
 };
 
 /*
@@ -58,7 +58,7 @@ enum {
  */
 struct rw_record {
 	uint32_t keylen, tolen, namelen;
-	bool parts;	/* a partition suffix after it names a partition */
+	bool parts; /* a partition suffix after it names a partition */
 };
 
 /* A hash table slot: the upper half of the name's hash, and 1 + its record's offset (0: empty). */
@@ -82,11 +82,11 @@ struct da_rewriter {
 	da_rewrite_write_fn write;
 	void *userdata;
 
-	uint8_t fold[256];	/* the byte as names are compared: lower case in reverse mode */
+	uint8_t fold[256]; /* the byte as names are compared: lower case in reverse mode */
 	uint8_t cls[256];
-	char *pool;		/* the records */
+	char *pool; /* the records */
 	struct rw_slot *slots;
-	size_t mask;		/* slots - 1 */
+	size_t mask; /* slots - 1 */
 	/*
 	 * By the name's first byte: the lengths of names (bare, bare_digit for
 	 * those ending in a digit: sdc1 is looked up whole only if some name
@@ -95,8 +95,8 @@ struct da_rewriter {
 	 */
 	struct lenset bare, bare_digit, base, ends;
 	size_t reach[256];
-	size_t maxlen;		/* longest name */
-	uint64_t prefix[(1 << PREFIX_BITS) / 64];	/* hashes of the names' first bytes */
+	size_t maxlen;				  /* longest name */
+	uint64_t prefix[(1 << PREFIX_BITS) / 64]; /* hashes of the names' first bytes */
 
 	/*
 	 * Names that start with a digit are SCSI addresses (forward mode),
@@ -121,10 +121,10 @@ struct da_rewriter {
 	size_t inlen, outlen;
 	struct iovec iov[IOV_N];
 	int iovcnt;
-	bool prev_noleft;	/* the last byte passed on may not precede a name */
-	size_t *tokend;		/* where a token may end, nearest first */
-	size_t count;		/* names rewritten since the stream began */
-	int err;		/* a write failure sticks */
+	bool prev_noleft; /* the last byte passed on may not precede a name */
+	size_t *tokend;	  /* where a token may end, nearest first */
+	size_t count;	  /* names rewritten since the stream began */
+	int err;	  /* a write failure sticks */
 };
 
 static void init_vector(struct da_rewriter *rw);
@@ -272,7 +272,7 @@ static const char *keep(struct strv *strings, char *s)
 struct builder {
 	struct pattern *v;
 	size_t n;
-	struct strv strings;	/* every string the patterns point at */
+	struct strv strings; /* every string the patterns point at */
 };
 
 /* Add name @s (consumed) that becomes @to (annotated as @name). */
@@ -569,13 +569,13 @@ static void emit(struct da_rewriter *rw, const char *p, size_t len)
 enum {
 	NO_MATCH,
 	MATCH,
-	UNDECIDED,	/* the input ended before it could tell */
+	UNDECIDED, /* the input ended before it could tell */
 };
 
 struct match {
 	const struct rw_record *r;
-	size_t end;			/* past the name as matched, suffix included */
-	size_t part_start, part_end;	/* the partition number's digits, if any */
+	size_t end;		     /* past the name as matched, suffix included */
+	size_t part_start, part_end; /* the partition number's digits, if any */
 };
 
 /*
@@ -892,7 +892,7 @@ static inline __attribute__((always_inline)) size_t scan_blocks(struct da_rewrit
 			int r;
 
 			if (at < i)
-				continue;	/* inside a name just rewritten */
+				continue; /* inside a name just rewritten */
 			r = match_at(rw, p, at, n, final, &m);
 			if (r == UNDECIDED) {
 				emit(rw, buf + from, at - from);

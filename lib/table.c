@@ -33,18 +33,18 @@ struct da_alias {
 	char *name;
 	enum da_id_kind kind;
 	char *value;
-	char *identity;		/* kind:value, unquoted */
+	char *identity; /* kind:value, unquoted */
 	unsigned int line;
 	/* 32 bits: a table's text is one buffer, far smaller than 4 GiB (load refuses more). */
-	unsigned int index;	/* among the statements that bind */
+	unsigned int index; /* among the statements that bind */
 	unsigned int lineidx;
-	unsigned int name_off, name_len;	/* the name token in its line */
-	unsigned int id_off, id_len;		/* the identity token in its line */
-	bool conflict;		/* conflicts with another statement: binds nothing */
+	unsigned int name_off, name_len; /* the name token in its line */
+	unsigned int id_off, id_len;	 /* the identity token in its line */
+	bool conflict;			 /* conflicts with another statement: binds nothing */
 };
 
 struct tline {
-	const char *text;	/* the bytes of the line in the table's text, with its newline */
+	const char *text; /* the bytes of the line in the table's text, with its newline */
 	size_t len;
 };
 
@@ -56,26 +56,27 @@ struct tline {
  */
 struct da_table {
 	char *path;
-	char *text;		/* the whole table; not NUL-terminated line by line */
-	char *arena;		/* unquoted tokens, NUL-terminated, for the aliases */
+	char *text;  /* the whole table; not NUL-terminated line by line */
+	char *arena; /* unquoted tokens, NUL-terminated, for the aliases */
 	size_t arena_used;
-	bool text_mapped;	/* text is the file, mapped read-only (text_len bytes) */
+	bool text_mapped; /* text is the file, mapped read-only (text_len bytes) */
 	size_t text_len;
-	struct da_alias *store;	/* every statement that parsed, in table order; room for one per line */
+	struct da_alias
+		*store; /* every statement that parsed, in table order; room for one per line */
 	size_t nstmts;
-	struct da_alias **bound;	/* the statements that bind (no conflict), in table order */
+	struct da_alias **bound; /* the statements that bind (no conflict), in table order */
 	size_t naliases;
 	struct tline *lines;
 	size_t nlines;
-	struct hashmap names;	/* folded name -> first statement of that name */
-	struct hashmap bases;	/* folded partition base of a statement's name -> statement */
-	struct da_diag problems;	/* the bad lines, in line order */
+	struct hashmap names;	 /* folded name -> first statement of that name */
+	struct hashmap bases;	 /* folded partition base of a statement's name -> statement */
+	struct da_diag problems; /* the bad lines, in line order */
 };
 
 struct token {
-	size_t off, len;	/* raw bytes in the line */
-	char *value;		/* unquoted */
-	size_t vlen;		/* strlen(value) */
+	size_t off, len; /* raw bytes in the line */
+	char *value;	 /* unquoted */
+	size_t vlen;	 /* strlen(value) */
 };
 
 static void table_clear(struct da_table *t)
@@ -128,12 +129,12 @@ static int hexval(char c)
  */
 /* Bytes that end a run of plain token bytes outside quotes: blanks, newline, quote. */
 static const bool ends_plain_run[256] = {
-	[' '] = true, ['\t'] = true, ['\r'] = true, ['\v'] = true, ['\f'] = true,
-	['\n'] = true, ['"'] = true,
+	[' '] = true,  ['\t'] = true, ['\r'] = true, ['\v'] = true,
+	['\f'] = true, ['\n'] = true, ['"'] = true,
 };
 
-static int next_token(struct da_table *t, const char *s, size_t len, size_t *pos,
-		      struct token *tok, const char **ret_err)
+static int next_token(struct da_table *t, const char *s, size_t len, size_t *pos, struct token *tok,
+		      const char **ret_err)
 {
 	size_t i = *pos, o = 0;
 	bool quoted = false;
@@ -159,7 +160,8 @@ static int next_token(struct da_table *t, const char *s, size_t len, size_t *pos
 			o += i + 1 - start;
 		} else if (s[i] == '"') {
 			quoted = !quoted;
-		} else if (quoted && s[i] == '\\' && i + 1 < len && (s[i + 1] == '"' || s[i + 1] == '\\')) {
+		} else if (quoted && s[i] == '\\' && i + 1 < len &&
+			   (s[i + 1] == '"' || s[i + 1] == '\\')) {
 			v[o++] = s[++i];
 		} else if (quoted && s[i] == '\\' && i + 3 < len && s[i + 1] == 'x' &&
 			   hexval(s[i + 2]) >= 0 && hexval(s[i + 3]) >= 0) {
@@ -248,8 +250,9 @@ static char *name_conflict(const struct da_table *t, const char *name, const str
 		a = NULL;
 	}
 	if (a && a != self)
-		msg = xasprintf("alias '%s' and alias '%s' (line %u) would give their partitions the same names",
-				name, a->name, a->line);
+		msg = xasprintf(
+			"alias '%s' and alias '%s' (line %u) would give their partitions the same names",
+			name, a->name, a->line);
 	else
 		return NULL;
 out:
@@ -276,7 +279,8 @@ static int line_problem(struct da_table *t, unsigned int line, const char *fmt, 
 }
 
 /* A token as a message shows it: escaped, at most DA_QUOTE_MAX bytes of it. */
-#define QUOTE(tok, buf) ((buf) = str_escape((tok)->value, (tok)->vlen, DA_QUOTE_MAX, true)) ? (buf) : ""
+#define QUOTE(tok, buf) \
+	((buf) = str_escape((tok)->value, (tok)->vlen, DA_QUOTE_MAX, true)) ? (buf) : ""
 
 /*
  * Parse line @t->lines[idx] into the next statement; what is wrong with it
@@ -353,20 +357,30 @@ static int conflict(struct da_table *t, struct da_alias *a, struct da_alias *b)
 
 	a->conflict = b->conflict = true;
 	if (streq(first->name, later->name))
-		return line_problem(t, later->line, "alias '%s' is also defined on line %u; neither line applies",
+		return line_problem(t, later->line,
+				    "alias '%s' is also defined on line %u; neither line applies",
 				    later->name, first->line);
 	if (strcasecmp(first->name, later->name) == 0)
-		return line_problem(t, later->line, "alias '%s' differs only in case from alias '%s' (line %u); neither line applies",
-				    later->name, first->name, first->line);
+		return line_problem(
+			t, later->line,
+			"alias '%s' differs only in case from alias '%s' (line %u); neither line applies",
+			later->name, first->name, first->line);
 	if (da_partition_of(later->name, first->name, &partno))
-		return line_problem(t, later->line, "alias '%s' is the name of partition %u of alias '%s' (line %u); neither line applies",
-				    later->name, partno, first->name, first->line);
+		return line_problem(
+			t, later->line,
+			"alias '%s' is the name of partition %u of alias '%s' (line %u); neither line applies",
+			later->name, partno, first->name, first->line);
 	if (da_partition_of(first->name, later->name, &partno))
-		return line_problem(t, later->line, "the name of partition %u of alias '%s' is alias '%s' (line %u); neither line applies",
-				    partno, later->name, first->name, first->line);
-	return line_problem(t, later->line, "alias '%s' and alias '%s' (line %u) would give their partitions the same names (%s1); neither line applies",
-			    later->name, first->name, first->line,
-			    da_partition_twin_len(later->name, strlen(later->name)) ? later->name : first->name);
+		return line_problem(
+			t, later->line,
+			"the name of partition %u of alias '%s' is alias '%s' (line %u); neither line applies",
+			partno, later->name, first->name, first->line);
+	return line_problem(
+		t, later->line,
+		"alias '%s' and alias '%s' (line %u) would give their partitions the same names (%s1); neither line applies",
+		later->name, first->name, first->line,
+		da_partition_twin_len(later->name, strlen(later->name)) ? later->name
+									: first->name);
 }
 
 /*
@@ -400,10 +414,12 @@ static int resolve_conflicts(struct da_table *t)
 
 		/* disk1p2 is partition 2 of disk1, and of disk1p too. */
 		baselen[0] = da_partition_base_len(a->name, len, &partno);
-		baselen[1] = baselen[0] && da_partition_twin_len(a->name, baselen[0] + 1) ?
-				     baselen[0] + 1 : 0;
+		baselen[1] = baselen[0] && da_partition_twin_len(a->name, baselen[0] + 1)
+				     ? baselen[0] + 1
+				     : 0;
 		for (int k = 0; k < 2 && baselen[k]; k++) {
-			/* Keyed by the base's bytes inside the statement's own name, which lives on. */
+			/* Keyed by the base's bytes inside the statement's own name, which lives
+			 * on. */
 			if (hashmap_putn(&t->bases, a->name, baselen[k], a) < 0)
 				return -ENOMEM;
 			base = hashmap_getn(&t->names, a->name, baselen[k]);
@@ -447,9 +463,9 @@ static int problem_cmp(const void *pa, const void *pb)
 }
 
 enum text_mode {
-	TEXT_COPY,	/* the table takes a copy */
-	TEXT_OWNED,	/* the table takes the buffer (with room for a NUL after it) */
-	TEXT_MAPPED,	/* the table takes a read-only mapping of @len bytes */
+	TEXT_COPY,   /* the table takes a copy */
+	TEXT_OWNED,  /* the table takes the buffer (with room for a NUL after it) */
+	TEXT_MAPPED, /* the table takes a read-only mapping of @len bytes */
 };
 
 /*
@@ -579,10 +595,12 @@ static int check_owner(const char *path, const struct stat *st, struct da_diag *
 		return 0;
 	if (st->st_uid != 0)
 		return da_diag_add(diag, path, 0, false,
-				   "not owned by root; refusing to use it as root") ?: -EPERM;
+				   "not owned by root; refusing to use it as root")
+			       ?: -EPERM;
 	if (st->st_mode & (S_IWGRP | S_IWOTH))
 		return da_diag_add(diag, path, 0, false,
-				   "writable by group or others; refusing to use it as root (chmod go-w)") ?: -EPERM;
+				   "writable by group or others; refusing to use it as root (chmod go-w)")
+			       ?: -EPERM;
 	return 0;
 }
 
@@ -604,9 +622,12 @@ int da_table_open(const char *path, int *ret_fd, struct stat *st, struct da_diag
 	if (r == 0 && S_ISDIR(st->st_mode))
 		r = da_diag_add(diag, path, 0, false, "is a directory") ?: -EISDIR;
 	else if (r == 0 && !S_ISREG(st->st_mode))
-		r = da_diag_add(diag, path, 0, false, "not a regular file (%s); refusing to read it",
-				S_ISFIFO(st->st_mode) ? "a FIFO" : S_ISSOCK(st->st_mode) ? "a socket" :
-				"a device") ?: -EINVAL;
+		r = da_diag_add(diag, path, 0, false,
+				"not a regular file (%s); refusing to read it",
+				S_ISFIFO(st->st_mode)	? "a FIFO"
+				: S_ISSOCK(st->st_mode) ? "a socket"
+							: "a device")
+			    ?: -EINVAL;
 	if (r == 0)
 		r = check_owner(path, st, diag);
 	if (r < 0) {
@@ -636,7 +657,8 @@ int da_table_load_opened(const char *path, int fd, const struct stat *st, struct
 		void *map = mmap(NULL, st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 
 		if (map != MAP_FAILED)
-			return table_parse_taken(path, map, st->st_size, TEXT_MAPPED, diag, ret_table);
+			return table_parse_taken(path, map, st->st_size, TEXT_MAPPED, diag,
+						 ret_table);
 	}
 	r = read_fd(fd, &buf, &len);
 	if (r < 0) {
@@ -878,7 +900,8 @@ static struct da_alias *find_or_report(struct da_table *t, const char *name, str
 	else if (a->conflict)
 		da_diag_add(diag, t->path, a->line, false,
 			    "alias '%s' conflicts with another line and applies nowhere; "
-			    "fix that first (diskalias check)", a->name);
+			    "fix that first (diskalias check)",
+			    a->name);
 	return a && !a->conflict ? a : NULL;
 }
 
@@ -895,7 +918,8 @@ static int check_identity(const struct da_table *t, enum da_id_kind kind, const 
 		return 0;
 	shown = str_escape(value, strlen(value), DA_QUOTE_MAX, true);
 	return da_diag_add(diag, t->path, 0, false, "invalid identity '%s:%s': %s",
-			   da_id_kind_name(kind), shown ? shown : "", reason) ?: -EINVAL;
+			   da_id_kind_name(kind), shown ? shown : "", reason)
+		       ?: -EINVAL;
 }
 
 DA_EXPORT int da_table_add(struct da_table *t, const char *name, enum da_id_kind kind,
@@ -999,9 +1023,10 @@ DA_EXPORT int da_table_rename(struct da_table *t, const char *oldname, const cha
 	return table_splice(t, a->lineidx, line, NULL, diag);
 }
 
-/* Write @t over @path (its directory open as @dirfd), atomically, keeping the old file's owner and mode. */
-static int save_atomic(const struct da_table *t, const char *path, int dirfd, const struct stat *old,
-		       struct da_diag *diag)
+/* Write @t over @path (its directory open as @dirfd), atomically, keeping the old file's owner and
+ * mode. */
+static int save_atomic(const struct da_table *t, const char *path, int dirfd,
+		       const struct stat *old, struct da_diag *diag)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t len;
@@ -1010,8 +1035,9 @@ static int save_atomic(const struct da_table *t, const char *path, int dirfd, co
 	text = da_table_format(t, &len);
 	if (!text)
 		return -ENOMEM;
-	r = replace_file_at(dirfd, path_basename(path), text, len, old ? old->st_mode & 07777 : 0644,
-			    old ? old->st_uid : (uid_t)-1, old ? old->st_gid : (gid_t)-1, true);
+	r = replace_file_at(dirfd, path_basename(path), text, len,
+			    old ? old->st_mode & 07777 : 0644, old ? old->st_uid : (uid_t)-1,
+			    old ? old->st_gid : (gid_t)-1, true);
 	if (r < 0)
 		da_diag_add(diag, path, 0, false, "cannot save: %s", strerror(-r));
 	return r;
@@ -1055,7 +1081,8 @@ static int lock_table(const char *path, int dirfd, struct da_diag *diag)
 		close(fd);
 		return da_diag_add(diag, path, 0, false,
 				   "its lock file %s is not a private file of this user; refusing to edit",
-				   name) ?: -EPERM;
+				   name)
+			       ?: -EPERM;
 	}
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno != EWOULDBLOCK || waited >= timeout) {
@@ -1065,7 +1092,8 @@ static int lock_table(const char *path, int dirfd, struct da_diag *diag)
 			da_diag_add(diag, path, 0, false, "cannot lock it%s%s%s: %s",
 				    holder && *holder ? " (held by process " : "",
 				    holder && *holder ? holder : "", holder && *holder ? ")" : "",
-				    r == -ETIMEDOUT ? "another edit is still running" : strerror(-r));
+				    r == -ETIMEDOUT ? "another edit is still running"
+						    : strerror(-r));
 			close(fd);
 			return r;
 		}
@@ -1116,7 +1144,8 @@ DA_EXPORT int da_table_edit(const char *path, int (*edit)(struct da_table *table
 		goto out;
 	if (fd >= 0)
 		old = &st;
-	/* The table's own problems are the readers' to report: an edit keeps those lines as they are. */
+	/* The table's own problems are the readers' to report: an edit keeps those lines as they
+	 * are. */
 	r = da_table_load_opened(path, fd, &st, NULL, &t);
 	if (fd >= 0)
 		close(fd);

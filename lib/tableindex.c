@@ -40,22 +40,22 @@ struct index_header {
 	char magic[8];
 	uint64_t dev, ino, size;
 	int64_t mtime_sec, mtime_nsec, ctime_sec, ctime_nsec;
-	uint32_t path_len;	/* the table's path follows, padded to 4 bytes */
-	uint32_t hash_check;	/* key_hash() of a fixed identity: the same hash function */
+	uint32_t path_len;   /* the table's path follows, padded to 4 bytes */
+	uint32_t hash_check; /* key_hash() of a fixed identity: the same hash function */
 	/* Up to here: which table, as stamp() writes it; no padding before this point. */
-	uint32_t nbuckets;	/* a power of two; then 1 + first entry of each, 0 for none */
-	uint32_t nentries;	/* then the entries, in table order */
-	uint32_t blob_len;	/* then the tokens' bytes */
+	uint32_t nbuckets; /* a power of two; then 1 + first entry of each, 0 for none */
+	uint32_t nentries; /* then the entries, in table order */
+	uint32_t blob_len; /* then the tokens' bytes */
 };
 
 _Static_assert(offsetof(struct index_header, nbuckets) == 8 + 7 * 8 + 2 * 4,
 	       "the table's stamp is compared with memcmp(): it must hold no padding");
 
 struct index_entry {
-	uint32_t hash;		/* of the identity's key, see key_hash() */
-	uint32_t next;		/* 1 + the next entry in the bucket, 0 at the end */
+	uint32_t hash; /* of the identity's key, see key_hash() */
+	uint32_t next; /* 1 + the next entry in the bucket, 0 at the end */
 	uint32_t kind;
-	uint32_t off;		/* the name token's bytes in the blob; the identity's follow */
+	uint32_t off; /* the name token's bytes in the blob; the identity's follow */
 	uint32_t name_len, id_len;
 };
 
@@ -114,8 +114,9 @@ static bool index_view(const char *map, size_t len, const char *path, const stru
 	stamp(&want, path, st);
 	if (!st) {
 		/* Any table's stamp, but the same format, path and hash function. */
-		memcpy(&want.dev, &h.dev, offsetof(struct index_header, path_len) -
-					  offsetof(struct index_header, dev));
+		memcpy(&want.dev, &h.dev,
+		       offsetof(struct index_header, path_len) -
+			       offsetof(struct index_header, dev));
 	}
 	if (memcmp(&h, &want, offsetof(struct index_header, nbuckets)))
 		return false;
@@ -137,7 +138,8 @@ static bool index_view(const char *map, size_t len, const char *path, const stru
 		const struct index_entry *e = &v->entries[i];
 
 		/* A chain only goes forward in the table, so it ends. */
-		if ((e->next && e->next <= i + 1) || e->next > h.nentries || e->kind >= _DA_ID_MAX ||
+		if ((e->next && e->next <= i + 1) || e->next > h.nentries ||
+		    e->kind >= _DA_ID_MAX ||
 		    (uint64_t)e->off + e->name_len + e->id_len > h.blob_len)
 			return false;
 	}
@@ -233,8 +235,8 @@ static int index_read(const struct da_ctx *ctx, const char *path, const struct s
 	if (fd < 0)
 		return 0;
 	if (fstat(fd, &ist) < 0 || !S_ISREG(ist.st_mode) || ist.st_uid != geteuid() ||
-	    (ist.st_mode & (S_IWGRP | S_IWOTH)) || ist.st_size < (off_t)sizeof(struct index_header) ||
-	    ist.st_size >= 1L << 30) {
+	    (ist.st_mode & (S_IWGRP | S_IWOTH)) ||
+	    ist.st_size < (off_t)sizeof(struct index_header) || ist.st_size >= 1L << 30) {
 		close(fd);
 		return 0;
 	}
@@ -355,14 +357,17 @@ DA_EXPORT int da_table_load_indexed(const struct da_ctx *ctx, const char *path,
 
 		for (size_t i = 0; i < why.n; i++)
 			da_diag_add(diag, why.v[i].file, why.v[i].line, false, "%s%s", why.v[i].msg,
-				    q > 0 ? "; using its last good copy, kept in run/diskalias" : "");
+				    q > 0 ? "; using its last good copy, kept in run/diskalias"
+					  : "");
 		da_diag_clear(&why);
 		return q > 0 ? 0 : q < 0 ? q : r;
 	}
-	if (fd < 0)	/* no table: nothing to index */
+	if (fd < 0) /* no table: nothing to index */
 		return da_table_load_opened(path, fd, &st, diag, ret_table);
 	/* Old names kept by a forced rename are checked against the whole table (renamed.c). */
-	r = stat(renamed_path, &rst) == 0 && rst.st_size > 0 ? 0 : index_read(ctx, path, &st, list, ret_table);
+	r = stat(renamed_path, &rst) == 0 && rst.st_size > 0
+		    ? 0
+		    : index_read(ctx, path, &st, list, ret_table);
 	if (r == 0) {
 		r = da_table_load_opened(path, fd, &st, diag, ret_table);
 		if (r == 0 && (flags & DA_INDEX_WRITE))

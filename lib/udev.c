@@ -83,7 +83,8 @@ static int add_link(struct da_device *d, struct da_device *disk, unsigned int pa
 	for (int k = 0; k < _DA_ID_MAX; k++) {
 		const char *dir = da_id_kind_dir(k);
 
-		if (dir && strlen(dir) == (size_t)(slash - rel) && strncmp(dir, rel, slash - rel) == 0)
+		if (dir && strlen(dir) == (size_t)(slash - rel) &&
+		    strncmp(dir, rel, slash - rel) == 0)
 			kind = k;
 	}
 	if (kind == DA_ID_INVALID || strchr(name, '/') || !*name)
@@ -124,7 +125,8 @@ static int add_links(struct da_device *d, struct da_device *disk, unsigned int p
 	return r;
 }
 
-/* The kernel name of a partition's disk: from DEVPATH (.../block/sdc/sdc1), else by the naming rule. */
+/* The kernel name of a partition's disk: from DEVPATH (.../block/sdc/sdc1), else by the naming
+ * rule. */
 static char *disk_kname(const char *kname, const char *devpath)
 {
 	unsigned int partno;
@@ -161,7 +163,8 @@ DA_EXPORT int da_devlist_from_udev(const char *kname, char *const *env,
 	if (part) {
 		_cleanup_free_ char *dk = disk_kname(kname, env_get(env, "DEVPATH"));
 
-		/* A partition whose disk would have its own name is no partition (sdc with PARTN=1). */
+		/* A partition whose disk would have its own name is no partition (sdc with
+		 * PARTN=1). */
 		r = dk && !streq(dk, kname) ? 0 : -EINVAL;
 		if (r >= 0)
 			r = da_devlist_add_device(l, dk, 0, 0, 0, NULL, &disk);
@@ -246,11 +249,13 @@ DA_EXPORT int da_udev_log_problems(const struct da_ctx *ctx, const char *path,
 		return -ENOMEM;
 	/* One helper per device runs at once at boot: the first one logs, under the lock. */
 	dfd = open_private_dir(dir, true);
-	fd = dfd < 0 ? dfd : openat(dfd, path_basename(logged),
-				   O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = dfd < 0 ? dfd
+		     : openat(dfd, path_basename(logged), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+			      0600);
 	if (dfd >= 0)
 		close(dfd);
-	if (fd >= 0 && flock(fd, LOCK_EX) == 0 && read_fd(fd, &seen, NULL) == 0 && streq(seen, version)) {
+	if (fd >= 0 && flock(fd, LOCK_EX) == 0 && read_fd(fd, &seen, NULL) == 0 &&
+	    streq(seen, version)) {
 		close(fd);
 		return 0;
 	}
@@ -265,8 +270,8 @@ DA_EXPORT int da_udev_log_problems(const struct da_ctx *ctx, const char *path,
 		r = text ? da_udev_log(ctx, text) : -ENOMEM;
 	}
 	if (r >= 0 && diag->n > LOG_PROBLEMS_MAX) {
-		_cleanup_free_ char *text = xasprintf("%s: %zu more problems (diskalias check)", path,
-						      diag->n - LOG_PROBLEMS_MAX);
+		_cleanup_free_ char *text = xasprintf("%s: %zu more problems (diskalias check)",
+						      path, diag->n - LOG_PROBLEMS_MAX);
 
 		r = text ? da_udev_log(ctx, text) : -ENOMEM;
 	}
@@ -316,7 +321,8 @@ DA_EXPORT int da_udev_trigger_disk(const struct da_ctx *ctx, const char *kname, 
 			r = -ENOMEM;
 			break;
 		}
-		if (access(part, F_OK) == 0 && (q = da_udev_trigger(ctx, de->d_name, action)) < 0 && r >= 0)
+		if (access(part, F_OK) == 0 && (q = da_udev_trigger(ctx, de->d_name, action)) < 0 &&
+		    r >= 0)
 			r = q;
 	}
 	if (dp)

@@ -111,7 +111,10 @@ DA_EXPORT int da_name_find_uses(const struct da_ctx *ctx, const char *name, da_u
 				void *userdata)
 {
 	static const enum da_ctx_file files[] = {
-		DA_FILE_FSTAB, DA_FILE_CRYPTTAB, DA_FILE_MDADM_CONF, DA_FILE_SMARTD_CONF,
+		DA_FILE_FSTAB,
+		DA_FILE_CRYPTTAB,
+		DA_FILE_MDADM_CONF,
+		DA_FILE_SMARTD_CONF,
 	};
 	struct uses u = { .name = name, .fn = fn, .userdata = userdata };
 	int r;

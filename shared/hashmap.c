@@ -23,8 +23,8 @@ unsigned int hashmap_hash(const char *key, size_t len, bool fold)
 	return h ^ (h >> 29);
 }
 
-static bool key_equal(const struct hashmap_entry *e, const char *key, size_t len,
-		      unsigned int h, bool fold)
+static bool key_equal(const struct hashmap_entry *e, const char *key, size_t len, unsigned int h,
+		      bool fold)
 {
 	if (e->hash != h || e->keylen != len)
 		return false;
@@ -72,7 +72,8 @@ static int resize(struct hashmap *m, size_t size)
 		return -ENOMEM;
 	for (size_t i = 0; i < m->size; i++)
 		if (m->v[i].key)
-			*find_slot(v, size, m->v[i].key, m->v[i].keylen, m->v[i].hash, m->fold) = m->v[i];
+			*find_slot(v, size, m->v[i].key, m->v[i].keylen, m->v[i].hash, m->fold) =
+				m->v[i];
 	free(m->v);
 	m->v = v;
 	m->size = size;
@@ -121,8 +122,8 @@ void *hashmap_getn(const struct hashmap *m, const char *key, size_t keylen)
 {
 	if (!m->size || keylen > UINT32_MAX)
 		return NULL;
-	return find_slot(m->v, m->size, key, keylen, hashmap_hash(key, keylen, m->fold),
-			 m->fold)->value;
+	return find_slot(m->v, m->size, key, keylen, hashmap_hash(key, keylen, m->fold), m->fold)
+		->value;
 }
 
 void *hashmap_get(const struct hashmap *m, const char *key)

@@ -17,9 +17,9 @@ struct hashmap {
 	struct hashmap_entry {
 		const char *key;
 		unsigned int keylen;
-		unsigned int hash;	/* of the key: compared before the key, kept on resize */
+		unsigned int hash; /* of the key: compared before the key, kept on resize */
 		void *value;
-	} *v;
+	} * v;
 	size_t n, size;
 	bool fold;
 };

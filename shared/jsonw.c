@@ -77,7 +77,7 @@ static void put_string(struct jsonw *w, const char *str, size_t len)
 		size_t n = utf8_seq_len(s + i, len - i);
 
 		if (n == 0) {
-			fputs("\xef\xbf\xbd", w->f);	/* U+FFFD */
+			fputs("\xef\xbf\xbd", w->f); /* U+FFFD */
 			n = 1;
 		} else if (n > 1) {
 			fwrite(s + i, 1, n, w->f);

@@ -22,9 +22,9 @@
 
 struct jsonw {
 	FILE *f;
-	bool pretty;		/* one member a line, indented; else all on one line */
+	bool pretty; /* one member a line, indented; else all on one line */
 	unsigned int depth;
-	bool first[JSONW_DEPTH];	/* no member written yet at this depth */
+	bool first[JSONW_DEPTH]; /* no member written yet at this depth */
 	bool after_key;
 };
 

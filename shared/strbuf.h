@@ -28,7 +28,10 @@ struct strbuf {
 	size_t alloc;
 };
 
-#define STRBUF_INIT { NULL, 0, 0 }
+#define STRBUF_INIT        \
+	{                  \
+		NULL, 0, 0 \
+	}
 
 /* Room for @extra more bytes and the NUL after them. */
 int strbuf_grow(struct strbuf *sb, size_t extra);
@@ -48,12 +51,12 @@ void strbuf_release(struct strbuf *sb);
 void *array_grow(void *v, size_t n, size_t extra, size_t size);
 
 /* Room for one more element of array @v of @n elements: 0 or -ENOMEM. */
-#define ARRAY_GROW(v, n)                                                  \
-	({                                                                \
-		void *_grown = array_grow((v), (n), 1, sizeof(*(v)));      \
-		if (_grown)                                               \
-			(v) = _grown;                                     \
-		_grown ? 0 : -ENOMEM;                                     \
+#define ARRAY_GROW(v, n)                                              \
+	({                                                            \
+		void *_grown = array_grow((v), (n), 1, sizeof(*(v))); \
+		if (_grown)                                           \
+			(v) = _grown;                                 \
+		_grown ? 0 : -ENOMEM;                                 \
 	})
 
 #endif

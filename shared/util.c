@@ -164,7 +164,7 @@ char *path_normalize(char *path)
 {
 	bool abs = path[0] == '/';
 	char *out = path + abs, *p = path + abs;
-	size_t keep = 0;	/* leading ".." components of a relative path, not to fold */
+	size_t keep = 0; /* leading ".." components of a relative path, not to fold */
 
 	if (!*path)
 		return path;
@@ -197,7 +197,7 @@ char *path_normalize(char *path)
 		p = end;
 	}
 	if (out > path + abs)
-		out--;	/* the last slash */
+		out--; /* the last slash */
 	else if (!abs)
 		*out++ = '.';
 	*out = '\0';
@@ -448,7 +448,8 @@ static const char temp_tag[] = ".tmp-";
 int replace_file_at(int dirfd, const char *name, const char *buf, size_t len, unsigned int mode,
 		    unsigned int uid, unsigned int gid, bool sync)
 {
-	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static const char letters[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	_cleanup_free_ char *tmp = xasprintf(".%s%sXXXXXX", name, temp_tag);
 	int fd = -1, r = 0;
 

@@ -14,10 +14,10 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _cleanup_(f)   __attribute__((cleanup(f)))
 #define _cleanup_free_ _cleanup_(freep)
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ARRAY_SIZE(a)  (sizeof(a) / sizeof((a)[0]))
 
 static inline void freep(void *p)
 {
@@ -112,7 +112,8 @@ bool is_number(const char *s);
 int parse_uint(const char *s, unsigned int *ret);
 /* Decode udev's \xHH escapes (by-label link names). */
 char *unescape_hex(const char *s);
-/* The same on @len bytes that may hold NULs once decoded; the decoded length in *ret_len (may be NULL). */
+/* The same on @len bytes that may hold NULs once decoded; the decoded length in *ret_len (may be
+ * NULL). */
 char *unescape_hex_n(const char *s, size_t len, size_t *ret_len);
 
 struct strv {

@@ -32,23 +32,23 @@ static const char dmesg_usage[] =
 	" -F, --file <file>     read a saved log ('-': standard input): /dev/kmsg records,\n"
 	"                       or plain lines, which are only filtered\n";
 
-static const char *const levels[] = { "emerg", "alert", "crit", "err",
-				      "warn", "notice", "info", "debug" };
+static const char *const levels[] = { "emerg", "alert",	 "crit", "err",
+				      "warn",  "notice", "info", "debug" };
 static const char *const facilities[] = {
-	"kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron",
-	"authpriv", "ftp", "res0", "res1", "res2", "res3",
-	"local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7",
+	"kern",	  "user",   "mail",	"daemon", "auth",   "syslog", "lpr",	"news",
+	"uucp",	  "cron",   "authpriv", "ftp",	  "res0",   "res1",   "res2",	"res3",
+	"local0", "local1", "local2",	"local3", "local4", "local5", "local6", "local7",
 };
 
 struct dmesg {
 	struct tool *t;
 	struct da_rewriter *rw;
-	unsigned int levels;	/* bit per level shown */
+	unsigned int levels; /* bit per level shown */
 	bool json, ctime;
-	double boot;		/* wall-clock time of boot, for -T */
+	double boot; /* wall-clock time of boot, for -T */
 	struct jsonw json_out;
-	unsigned long line;	/* of a saved log, for messages */
-	const char *what;	/* the saved log's name */
+	unsigned long line; /* of a saved log, for messages */
+	const char *what;   /* the saved log's name */
 };
 
 static int parse_levels(const char *list, unsigned int *ret)
@@ -134,8 +134,12 @@ static int print_record(struct dmesg *m, const struct da_kmsg *rec)
 		jsonw_key(w, "msg");
 		jsonw_string(w, text, len);
 		jsonw_key(w, "facility");
-		jsonw_string(w, rec->facility < ARRAY_SIZE(facilities) ? facilities[rec->facility] : "unknown",
-			     rec->facility < ARRAY_SIZE(facilities) ? strlen(facilities[rec->facility]) : 7);
+		jsonw_string(w,
+			     rec->facility < ARRAY_SIZE(facilities) ? facilities[rec->facility]
+								    : "unknown",
+			     rec->facility < ARRAY_SIZE(facilities)
+				     ? strlen(facilities[rec->facility])
+				     : 7);
 		jsonw_key(w, "level");
 		jsonw_string(w, levels[rec->level], strlen(levels[rec->level]));
 		jsonw_key(w, "seq");
@@ -302,7 +306,7 @@ static int read_kmsg(struct dmesg *m, int fd, const char *path, bool follow)
 		int r;
 
 		if (n < 0 && (errno == EINTR || errno == EPIPE))
-			continue;	/* EPIPE: older records were overwritten; go on */
+			continue; /* EPIPE: older records were overwritten; go on */
 		if (n < 0 && errno == EAGAIN)
 			return 0;
 		if (n < 0) {
@@ -354,7 +358,8 @@ static int open_kmsg(struct tool *t, bool follow, char **ret_path)
 
 		if (e == EPERM || e == EACCES)
 			errmsg("cannot read the kernel log (%s): %s; reading it needs root or "
-			       "CAP_SYSLOG while kernel.dmesg_restrict is 1", path, strerror(e));
+			       "CAP_SYSLOG while kernel.dmesg_restrict is 1",
+			       path, strerror(e));
 		else
 			errmsg("%s: %s", path, strerror(e));
 		free(path);
@@ -412,7 +417,9 @@ int cmd_dmesg(struct tool *t, int argc, char **argv)
 		return usage_error(argv[0], "--follow reads the kernel's log, not a file");
 	/* A saved log does not say when its machine booted: -T would be a guess. */
 	if (file && m.ctime)
-		return usage_error(argv[0], "--ctime needs the boot time of the machine that wrote the log, which a saved log does not carry");
+		return usage_error(
+			argv[0],
+			"--ctime needs the boot time of the machine that wrote the log, which a saved log does not carry");
 	if (tool_rewriter(t, DA_REWRITE_ALIAS, &out, &m.rw) < 0)
 		return EXIT_FAIL;
 	r = -1;

@@ -7,7 +7,7 @@
 
 struct edit {
 	const char *name, *newname;
-	char **names;	/* unset: every name to remove */
+	char **names; /* unset: every name to remove */
 	enum da_id_kind kind;
 	const char *value;
 	bool force;
@@ -38,8 +38,10 @@ static int parse_edit_opts(struct tool *t, int argc, char **argv, const char *us
 				return usage_error(t->cmd, "unrecognized option '--by'");
 			*by = da_id_kind_from_name(optarg);
 			if (*by == DA_ID_INVALID)
-				return usage_error(t->cmd, "--by: unknown identity kind '%s' (expected one of %s)",
-						   optarg, da_id_kinds_text());
+				return usage_error(
+					t->cmd,
+					"--by: unknown identity kind '%s' (expected one of %s)",
+					optarg, da_id_kinds_text());
 			break;
 		default:
 			r = tool_common_option(t, c, usage);
@@ -167,7 +169,8 @@ static bool names_full(const struct tool *t, const struct strv *knames)
 static int pick_identity(const struct tool *t, const struct da_device *d, enum da_id_kind by,
 			 struct edit *e)
 {
-	static const enum da_id_kind disk_order[] = { DA_ID_WWN, DA_ID_SERIAL, DA_ID_ID, DA_ID_PATH };
+	static const enum da_id_kind disk_order[] = { DA_ID_WWN, DA_ID_SERIAL, DA_ID_ID,
+						      DA_ID_PATH };
 	static const enum da_id_kind part_order[] = { DA_ID_PARTUUID, DA_ID_ID, DA_ID_PATH };
 	bool part = da_device_devtype(d) == DA_DEV_PART;
 	const enum da_id_kind *order = part ? part_order : disk_order;
@@ -183,9 +186,11 @@ static int pick_identity(const struct tool *t, const struct da_device *d, enum d
 
 		for (size_t i = 0; (v = da_device_identity(d, order[k], i)); i++) {
 			/* A wwn- link is the WWN again; bind by the WWN itself. */
-			if (order[k] == DA_ID_ID && by == DA_ID_INVALID && strncmp(v, "wwn-", 4) == 0)
+			if (order[k] == DA_ID_ID && by == DA_ID_INVALID &&
+			    strncmp(v, "wwn-", 4) == 0)
 				continue;
-			/* A value no table line can hold (a serial with control bytes): the next one. */
+			/* A value no table line can hold (a serial with control bytes): the next
+			 * one. */
 			if (da_identity_check(order[k], v, &why) < 0) {
 				unfit = unfit ? unfit : v;
 				continue;
@@ -205,15 +210,15 @@ static int pick_identity(const struct tool *t, const struct da_device *d, enum d
 		errmsg("%s: its %s '%s' is shared by %s; an alias bound to it would name none of them%s%s",
 		       da_device_kname(d), da_id_kind_name(by), shared, devs ? devs : "?",
 		       unique && *unique ? "; unique to it: --by " : "", unique ? unique : "");
-	}
-	else if (by != DA_ID_INVALID && unfit)
-		errmsg("%s: its %s '%.80s' cannot be bound: %s", da_device_kname(d), da_id_kind_name(by),
-		       unfit, why);
+	} else if (by != DA_ID_INVALID && unfit)
+		errmsg("%s: its %s '%.80s' cannot be bound: %s", da_device_kname(d),
+		       da_id_kind_name(by), unfit, why);
 	else if (by != DA_ID_INVALID)
 		errmsg("%s: has no %s", da_device_kname(d), kind_description[by]);
 	else
 		errmsg("%s: has no identity of its own to bind to (%s); name one with --by or give an IDENTITY",
-		       da_device_kname(d), part ? "partuuid, id or path" : "wwn, serial, id or path");
+		       da_device_kname(d),
+		       part ? "partuuid, id or path" : "wwn, serial, id or path");
 	return -1;
 }
 
@@ -296,16 +301,18 @@ int cmd_set(struct tool *t, int argc, char **argv)
 	/* Rebinding moves the name: the device it named changes too. */
 	tool_affected(t, e.name, &knames);
 	r = run_edit(t, edit_set, &e);
-	/* Say what the name now stands for: the user chose a device, the tool chose how to find it. */
+	/* Say what the name now stands for: the user chose a device, the tool chose how to find it.
+	 */
 	if (r == EXIT_OK && identity && n == 1)
 		bound = da_devlist_get(t->list, first_match(t, e.kind, e.value));
 	if (r == EXIT_OK && bound)
-		printf("%s -> %s (%s:%s)\n", e.name, da_device_kname(bound), da_id_kind_name(e.kind),
-		       e.value);
+		printf("%s -> %s (%s:%s)\n", e.name, da_device_kname(bound),
+		       da_id_kind_name(e.kind), e.value);
 	/* Before the notes on stderr, as a terminal shows them. */
 	fflush(stdout);
 	if (r == EXIT_OK && identity && n == 0)
-		notemsg("no device with %s is present now; '%s' applies when one appears", arg, e.name);
+		notemsg("no device with %s is present now; '%s' applies when one appears", arg,
+			e.name);
 	if (r == EXIT_OK)
 		tool_notify(t, &knames);
 	strv_free(&knames);
@@ -319,11 +326,10 @@ static int edit_unset(struct da_table *tb, void *data)
 	return da_table_remove(tb, e->name, &e->diag);
 }
 
-static const char unset_usage[] =
-	"Usage:\n"
-	" diskalias unset <name>...\n"
-	"\n"
-	"Remove aliases from the table.\n";
+static const char unset_usage[] = "Usage:\n"
+				  " diskalias unset <name>...\n"
+				  "\n"
+				  "Remove aliases from the table.\n";
 
 static int edit_unset_all(struct da_table *tb, void *data)
 {

@@ -39,8 +39,10 @@ static const struct colinfo {
 		       "device name (a device-mapper device by its mapper name, as lsblk)" },
 	[COL_KNAME] = { "KNAME", 0.2, 0, SCOLS_JSON_STRING, "kernel device name" },
 	[COL_ALIAS] = { "ALIAS", 0.15, 0, SCOLS_JSON_STRING, "primary alias" },
-	[COL_ALIASES] = { "ALIASES", 0.2, 0, SCOLS_JSON_ARRAY_STRING, "every alias, primary first" },
-	[COL_IDENTITY] = { "IDENTITY", 0.3, 0, SCOLS_JSON_STRING, "what the primary alias is bound to" },
+	[COL_ALIASES] = { "ALIASES", 0.2, 0, SCOLS_JSON_ARRAY_STRING,
+			  "every alias, primary first" },
+	[COL_IDENTITY] = { "IDENTITY", 0.3, 0, SCOLS_JSON_STRING,
+			   "what the primary alias is bound to" },
 	[COL_MAJMIN] = { "MAJ:MIN", 6, 0, SCOLS_JSON_STRING, "major:minor device number" },
 	[COL_SIZE] = { "SIZE", 5, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "size of the device" },
 	[COL_TYPE] = { "TYPE", 4, 0, SCOLS_JSON_STRING, "device type" },
@@ -48,24 +50,27 @@ static const struct colinfo {
 	/* Never cut short: a serial's prefix could be another disk's. */
 	[COL_SERIAL] = { "SERIAL", 0.1, 0, SCOLS_JSON_STRING, "serial number" },
 	[COL_WWN] = { "WWN", 0.1, 0, SCOLS_JSON_STRING, "world wide name" },
-	[COL_PATH] = { "PATH", 0.2, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "/dev/disk/by-path link name (the slot)" },
+	[COL_PATH] = { "PATH", 0.2, SCOLS_FL_TRUNC, SCOLS_JSON_STRING,
+		       "/dev/disk/by-path link name (the slot)" },
 	[COL_ID] = { "ID", 0.2, SCOLS_FL_TRUNC, SCOLS_JSON_STRING, "/dev/disk/by-id link name" },
 	[COL_RM] = { "RM", 1, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN_OPTIONAL, "removable device" },
 	[COL_RO] = { "RO", 1, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN_OPTIONAL, "read-only device" },
-	[COL_STATE] = { "STATE", 7, 0, SCOLS_JSON_STRING, "present, missing (an alias whose disk is absent) or ambiguous" },
+	[COL_STATE] = { "STATE", 7, 0, SCOLS_JSON_STRING,
+			"present, missing (an alias whose disk is absent) or ambiguous" },
 	[COL_DEVNODE] = { "DEVNODE", 10, 0, SCOLS_JSON_STRING, "device node" },
 };
 
 static const int default_cols[] = {
-	COL_NAME, COL_ALIAS, COL_MAJMIN, COL_SIZE, COL_TYPE, COL_MODEL, COL_SERIAL, COL_WWN, COL_STATE,
+	COL_NAME,  COL_ALIAS,  COL_MAJMIN, COL_SIZE,  COL_TYPE,
+	COL_MODEL, COL_SERIAL, COL_WWN,	   COL_STATE,
 };
 
 struct list_opts {
 	int cols[ARRAY_SIZE(infos) * 2];
 	size_t ncols;
-	struct tool_output out;	/* format 0 draws the tree */
+	struct tool_output out; /* format 0 draws the tree */
 	bool bytes, all, shell;
-	size_t width;	/* --width, 0 for the terminal's */
+	size_t width; /* --width, 0 for the terminal's */
 };
 
 static int column_from_name(const char *s, size_t len)
@@ -114,8 +119,8 @@ static char *human_size(uint64_t bytes)
 	if (exp) {
 		dec = bytes >> exp;
 		frac = bytes & ((1ULL << exp) - 1);
-		frac = frac >= UINT64_MAX / 1000 ? ((frac / 1024) * 1000) / (1ULL << (exp - 10)) :
-						   (frac * 1000) / (1ULL << exp);
+		frac = frac >= UINT64_MAX / 1000 ? ((frac / 1024) * 1000) / (1ULL << (exp - 10))
+						 : (frac * 1000) / (1ULL << exp);
 		frac = (frac + 50) / 100;
 		if (frac == 10) {
 			dec++;
@@ -129,11 +134,13 @@ static char *human_size(uint64_t bytes)
 
 static const char *state_name(enum da_alias_state s)
 {
-	return s == DA_ALIAS_MISSING ? "missing" : s == DA_ALIAS_AMBIGUOUS ? "ambiguous" : "present";
+	return s == DA_ALIAS_MISSING	 ? "missing"
+	       : s == DA_ALIAS_AMBIGUOUS ? "ambiguous"
+					 : "present";
 }
 
-static char *device_cell(const struct tool *t, const struct list_opts *o,
-			 const struct da_device *d, int col)
+static char *device_cell(const struct tool *t, const struct list_opts *o, const struct da_device *d,
+			 int col)
 {
 	const struct da_alias *a = da_map_device_alias(t->map, d, 0);
 	const char *s = NULL;
@@ -168,7 +175,8 @@ static char *device_cell(const struct tool *t, const struct list_opts *o,
 	case COL_MAJMIN:
 		return xasprintf("%u:%u", da_device_major(d), da_device_minor(d));
 	case COL_SIZE:
-		return o->bytes ? xasprintf("%" PRIu64, da_device_size(d)) : human_size(da_device_size(d));
+		return o->bytes ? xasprintf("%" PRIu64, da_device_size(d))
+				: human_size(da_device_size(d));
 	case COL_TYPE:
 		s = da_device_type(d);
 		break;
@@ -216,8 +224,10 @@ static char *alias_cell(const struct da_alias *a, enum da_alias_state state, int
 	case COL_PATH:
 	case COL_ID: {
 		static const enum da_id_kind kinds[] = {
-			[COL_WWN] = DA_ID_WWN, [COL_SERIAL] = DA_ID_SERIAL,
-			[COL_PATH] = DA_ID_PATH, [COL_ID] = DA_ID_ID,
+			[COL_WWN] = DA_ID_WWN,
+			[COL_SERIAL] = DA_ID_SERIAL,
+			[COL_PATH] = DA_ID_PATH,
+			[COL_ID] = DA_ID_ID,
 		};
 
 		return da_alias_kind(a) == kinds[col] ? strdup(da_alias_value(a)) : NULL;
@@ -231,7 +241,8 @@ static char *alias_cell(const struct da_alias *a, enum da_alias_state state, int
 
 /* Fill a line; returns the number of cells with data, or -1. */
 static int set_cells(struct libscols_line *ln, const struct list_opts *o,
-		     char *(*cell)(const void *a, const void *b, int col), const void *a, const void *b)
+		     char *(*cell)(const void *a, const void *b, int col), const void *a,
+		     const void *b)
 {
 	int n = 0;
 
@@ -297,7 +308,9 @@ static int fill_table(struct tool *t, const struct list_opts *o, struct libscols
 
 		if (!shown(d, o))
 			continue;
-		ln = scols_table_new_line(tb, part && o->out.format != 'P' && o->out.format != 'r' ? parent : NULL);
+		ln = scols_table_new_line(tb, part && o->out.format != 'P' && o->out.format != 'r'
+						      ? parent
+						      : NULL);
 		if (!ln || set_cells(ln, o, dev_cell_cb, &args, d) < 0)
 			return -1;
 		if (!part)
@@ -348,12 +361,13 @@ static int print_list(struct tool *t, const struct list_opts *o)
 		if (o->cols[i] == COL_ALIASES && o->out.format == 'J')
 			flags |= SCOLS_FL_WRAP;
 		cl = tool_table_column(tb, ci->name, ci->whint, flags,
-				       o->cols[i] == COL_SIZE && o->bytes ? SCOLS_JSON_NUMBER : ci->json);
+				       o->cols[i] == COL_SIZE && o->bytes ? SCOLS_JSON_NUMBER
+									  : ci->json);
 		if (!cl)
 			goto out;
 		if (o->out.format == 'J' && o->cols[i] == COL_ALIASES)
-			scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize, scols_wrapnl_nextchunk,
-						  NULL);
+			scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize,
+						  scols_wrapnl_nextchunk, NULL);
 	}
 	if (fill_table(t, o, tb) < 0)
 		goto out;
@@ -371,8 +385,7 @@ static const char list_usage[] =
 	"whose disk is not present.\n"
 	"\n"
 	"Options:\n"
-	" -o, --output <list>   columns to print (-o +COL adds to the default)\n"
-	TOOL_OUTPUT_HELP
+	" -o, --output <list>   columns to print (-o +COL adds to the default)\n" TOOL_OUTPUT_HELP
 	" -y, --shell           with --pairs, keys a shell takes as variables (MAJ_MIN)\n"
 	" -b, --bytes           print SIZE in bytes\n"
 	" -a, --all             also list empty devices\n"
@@ -406,8 +419,8 @@ int cmd_list(struct tool *t, int argc, char **argv)
 
 	memcpy(o.cols, default_cols, sizeof(default_cols));
 	o.ncols = ARRAY_SIZE(default_cols);
-	while ((c = getopt_long(argc, argv, "o:bayw:H" TOOL_OUTPUT_SHORT_OPTS GLOBAL_SHORT_OPTS, opts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:bayw:H" TOOL_OUTPUT_SHORT_OPTS GLOBAL_SHORT_OPTS,
+				opts, NULL)) != -1) {
 		r = tool_exclusive(t, c, opts, excl, excl_seen);
 		if (r >= 0)
 			return r;
@@ -430,7 +443,8 @@ int cmd_list(struct tool *t, int argc, char **argv)
 			unsigned int w;
 
 			if (parse_uint(optarg, &w) < 0 || w == 0)
-				return usage_error("list", "--width: '%s' is not a positive number", optarg);
+				return usage_error("list", "--width: '%s' is not a positive number",
+						   optarg);
 			o.width = w;
 			break;
 		}

@@ -18,8 +18,7 @@ static const char partitions_usage[] =
 	"table with the kernel names and an ALIAS column.\n"
 	"\n"
 	"Options:\n"
-	"     --column          the table, kernel names kept, an ALIAS column added\n"
-	TOOL_OUTPUT_HELP
+	"     --column          the table, kernel names kept, an ALIAS column added\n" TOOL_OUTPUT_HELP
 	"                       (each of these prints the table too)\n";
 
 static const char diskstats_usage[] =
@@ -41,9 +40,9 @@ static const char diskstats_usage[] =
 
 /* One line of a /proc table: where its name field is. */
 struct field {
-	const char *line;	/* the line, not NUL-terminated */
+	const char *line; /* the line, not NUL-terminated */
 	size_t len;
-	size_t name, namelen;	/* the name field's offset and length */
+	size_t name, namelen; /* the name field's offset and length */
 };
 
 /* Find field number @nr (from 0, blank separated) of the line at @s; false if it has fewer. */
@@ -83,7 +82,8 @@ static bool is_device_line(const char *p, size_t n)
  * @nr) is located and @name is the device's alias, if it has one.
  */
 static void for_each_line(struct tool *t, const char *buf, size_t len, unsigned int nr,
-			  void (*fn)(struct tool *t, const struct field *f, const char *name, void *data),
+			  void (*fn)(struct tool *t, const struct field *f, const char *name,
+				     void *data),
 			  void *data)
 {
 	for (const char *p = buf, *end = buf + len; p < end;) {
@@ -109,8 +109,8 @@ static void print_replaced(struct tool *t, const struct field *f, const char *na
 		printf("%.*s\n", (int)f->len, f->line);
 		return;
 	}
-	printf("%.*s%s%.*s\n", (int)f->name, f->line, name,
-	       (int)(f->len - f->name - f->namelen), f->line + f->name + f->namelen);
+	printf("%.*s%s%.*s\n", (int)f->name, f->line, name, (int)(f->len - f->name - f->namelen),
+	       f->line + f->name + f->namelen);
 }
 
 /* Fields of a /proc table's device line, blank separated: at most @max into @v. */
@@ -128,8 +128,8 @@ static size_t split_fields(const struct field *f, char **v, size_t max)
 
 struct proc_table {
 	struct libscols_table *tb;
-	const char *const *cols;	/* the fields' column names, then NAME and ALIAS */
-	size_t ncols, name_col;		/* fields in a line; which one is the name */
+	const char *const *cols; /* the fields' column names, then NAME and ALIAS */
+	size_t ncols, name_col;	 /* fields in a line; which one is the name */
 	int err;
 };
 
@@ -197,7 +197,8 @@ int cmd_partitions(struct tool *t, int argc, char **argv)
 	int excl_seen[ARRAY_SIZE(excl)] = {};
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS TOOL_OUTPUT_SHORT_OPTS, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS TOOL_OUTPUT_SHORT_OPTS, opts,
+				NULL)) != -1) {
 		r = tool_exclusive(t, c, opts, excl, excl_seen);
 		if (r >= 0)
 			return r;
@@ -213,7 +214,8 @@ int cmd_partitions(struct tool *t, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-	if (tool_load(t, NEED_MAP_NAMES) < 0 || tool_read_file(t, DA_FILE_PARTITIONS, &buf, &len) < 0)
+	if (tool_load(t, NEED_MAP_NAMES) < 0 ||
+	    tool_read_file(t, DA_FILE_PARTITIONS, &buf, &len) < 0)
 		return EXIT_FAIL;
 	if (len > 0 && buf[len - 1] == '\n')
 		len--;
@@ -266,8 +268,9 @@ static int sample_read(struct tool *t, struct sample *s)
 		struct stat_line l = {};
 		const struct da_device *d;
 
-		if (sscanf(line, "%*u %*u %ms %llu %*u %llu %llu %llu %*u %llu %llu %*u %llu", &l.kname,
-			   &l.rd, &l.rsect, &l.rticks, &l.wr, &l.wsect, &l.wticks, &l.ioticks) != 8) {
+		if (sscanf(line, "%*u %*u %ms %llu %*u %llu %llu %llu %*u %llu %llu %*u %llu",
+			   &l.kname, &l.rd, &l.rsect, &l.rticks, &l.wr, &l.wsect, &l.wticks,
+			   &l.ioticks) != 8) {
 			free(l.kname);
 			continue;
 		}
@@ -314,8 +317,8 @@ static bool cell_printf(struct libscols_line *ln, size_t col, const char *fmt, .
 static int print_rates(struct tool *t, const struct tool_output *o, const struct sample *a,
 		       const struct sample *b)
 {
-	static const char *const cols[] = { "DEVICE", "R/S", "RKB/S", "R_AWAIT", "W/S", "WKB/S",
-					    "W_AWAIT", "%UTIL" };
+	static const char *const cols[] = { "DEVICE", "R/S",   "RKB/S",	  "R_AWAIT",
+					    "W/S",    "WKB/S", "W_AWAIT", "%UTIL" };
 	struct libscols_table *tb = tool_table_new(o, "diskstats");
 	double dt = b->when - a->when;
 	int r = -ENOMEM;
@@ -367,7 +370,8 @@ static int watch(struct tool *t, const struct tool_output *o, double interval, l
 	if (sample_read(t, &a) < 0)
 		return EXIT_FAIL;
 	for (long i = 0; count < 0 || i < count; i++) {
-		struct timespec ts = { (time_t)interval, (long)((interval - (time_t)interval) * 1e9) };
+		struct timespec ts = { (time_t)interval,
+				       (long)((interval - (time_t)interval) * 1e9) };
 
 		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 			;
@@ -405,10 +409,26 @@ int cmd_diskstats(struct tool *t, int argc, char **argv)
 	};
 	/* The fields of a line, as Documentation/admin-guide/iostats.rst names them. */
 	static const char *const cols[] = {
-		"MAJOR", "MINOR", "NAME", "READS", "READS_MERGED", "SECTORS_READ", "READ_MS",
-		"WRITES", "WRITES_MERGED", "SECTORS_WRITTEN", "WRITE_MS", "IOS_IN_PROGRESS", "IO_MS",
-		"WEIGHTED_IO_MS", "DISCARDS", "DISCARDS_MERGED", "SECTORS_DISCARDED", "DISCARD_MS",
-		"FLUSHES", "FLUSH_MS",
+		"MAJOR",
+		"MINOR",
+		"NAME",
+		"READS",
+		"READS_MERGED",
+		"SECTORS_READ",
+		"READ_MS",
+		"WRITES",
+		"WRITES_MERGED",
+		"SECTORS_WRITTEN",
+		"WRITE_MS",
+		"IOS_IN_PROGRESS",
+		"IO_MS",
+		"WEIGHTED_IO_MS",
+		"DISCARDS",
+		"DISCARDS_MERGED",
+		"SECTORS_DISCARDED",
+		"DISCARD_MS",
+		"FLUSHES",
+		"FLUSH_MS",
 	};
 	_cleanup_free_ char *buf = NULL;
 	struct tool_output o = {};
@@ -466,7 +486,8 @@ int cmd_diskstats(struct tool *t, int argc, char **argv)
 		return EXIT_OK;
 	}
 	/* As many counters as this kernel writes (11, 15 or 17): the first line says. */
-	for (nfields = 0; nfields < ARRAY_SIZE(cols) && find_field(buf, strcspn(buf, "\n"), nfields, &f);)
+	for (nfields = 0;
+	     nfields < ARRAY_SIZE(cols) && find_field(buf, strcspn(buf, "\n"), nfields, &f);)
 		nfields++;
 	return print_proc_table(t, &o, "diskstats", buf, len, cols, nfields, 2);
 }

@@ -81,8 +81,8 @@ static void child(char **argv, int out, int err, int status)
 }
 
 struct stream {
-	int in;			/* the command's end of it, ours to read */
-	int out;		/* where the filtered text goes */
+	int in;	 /* the command's end of it, ours to read */
+	int out; /* where the filtered text goes */
 	struct da_rewriter *rw;
 };
 
@@ -156,7 +156,8 @@ static int run(char **argv, enum da_rewrite_mode mode, struct tool *t)
 	if (tool_rewriter(t, mode, &fd_out, &s[0].rw) < 0 ||
 	    tool_rewriter(t, mode, &fd_err, &s[1].rw) < 0)
 		goto out;
-	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 || pipe2(status, O_CLOEXEC) < 0) {
+	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
+	    pipe2(status, O_CLOEXEC) < 0) {
 		errmsg("cannot make a pipe: %s", strerror(errno));
 		goto out;
 	}

@@ -43,9 +43,11 @@ static int refuse_shared(struct tool *t, const struct da_device *dev, struct str
 		bool fresh = false;
 		int n;
 
-		n = da_udev_claim(t->ctx, carrier, da_alias_kind(a), da_alias_value(a), own, &v, &fresh);
+		n = da_udev_claim(t->ctx, carrier, da_alias_kind(a), da_alias_value(a), own, &v,
+				  &fresh);
 		if (n < 0) {
-			/* Where run/ cannot be written nothing can be compared: say so, name as before. */
+			/* Where run/ cannot be written nothing can be compared: say so, name as
+			 * before. */
 			errmsg("%s: cannot compare %s with other devices: %s", da_device_kname(dev),
 			       da_alias_identity(a), strerror(-n));
 			continue;
@@ -86,7 +88,8 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 	if (strncmp(kname, "/dev/", 5) == 0)
 		kname += 5;
 	if (!*kname || strchr(kname, '/'))
-		return usage_error("udev", "'%s' is not a kernel device name (sdc, sdc1)", argv[optind]);
+		return usage_error("udev", "'%s' is not a kernel device name (sdc, sdc1)",
+				   argv[optind]);
 	r = da_devlist_from_udev(kname, environ, &t->list);
 	if (r < 0) {
 		errmsg("%s: %s", kname, strerror(-r));
@@ -138,7 +141,8 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 		a = da_map_device_alias(t->map, dev, i);
 		action = getenv("ACTION");
 		kalias = getenv("ALIAS");
-		/* The change event of setting the kernel's alias: the kernel logged that one itself. */
+		/* The change event of setting the kernel's alias: the kernel logged that one
+		 * itself. */
 		if (!(streq(action, "change") && streq(kalias, name)))
 			da_udev_record(t->ctx, kname, name, da_alias_identity(a));
 		break;
@@ -252,6 +256,7 @@ void tool_notify(struct tool *t, const struct strv *knames)
 		int r = da_udev_trigger(t->ctx, knames->v[i], "change");
 
 		if (r < 0)
-			errmsg("%s: cannot ask udev to rename its links: %s", knames->v[i], strerror(-r));
+			errmsg("%s: cannot ask udev to rename its links: %s", knames->v[i],
+			       strerror(-r));
 	}
 }

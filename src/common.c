@@ -68,7 +68,8 @@ void print_diag(const struct da_diag *diag)
 		const struct da_problem *p = &diag->v[i];
 
 		if (p->file && p->line)
-			errmsg("%s:%u: %s%s", p->file, p->line, p->warning ? "warning: " : "", p->msg);
+			errmsg("%s:%u: %s%s", p->file, p->line, p->warning ? "warning: " : "",
+			       p->msg);
 		else if (p->file)
 			errmsg("%s: %s%s", p->file, p->warning ? "warning: " : "", p->msg);
 		else
@@ -167,14 +168,14 @@ static int load_ctx(struct tool *t)
 		return -1;
 	}
 	if (t->config) {
-		/* A table named on the command line that is not there is a mistake, not an empty table. */
+		/* A table named on the command line that is not there is a mistake, not an empty
+		 * table. */
 		if (!t->may_create && access(t->config, F_OK) < 0 && errno == ENOENT) {
 			errmsg("%s: no such file", t->config);
 			return -1;
 		}
 		t->table_path = strdup(t->config);
-	}
-	else if (getenv("DISKALIAS_CONFIG") && *getenv("DISKALIAS_CONFIG"))
+	} else if (getenv("DISKALIAS_CONFIG") && *getenv("DISKALIAS_CONFIG"))
 		t->table_path = strdup(getenv("DISKALIAS_CONFIG"));
 	else
 		t->table_path = da_ctx_default_table(t->ctx);
@@ -194,10 +195,10 @@ int tool_load(struct tool *t, unsigned int need)
 		return -1;
 	if ((need & NEED_TABLE) && !t->table) {
 		da_diag_clear(&t->table_diag);
-		r = (need & NEED_TABLE_INDEXED) == NEED_TABLE_INDEXED ?
-			    da_table_load_indexed(t->ctx, t->table_path, t->list, DA_INDEX_WRITE,
-						  &t->table_diag, &t->table) :
-			    da_table_load(t->table_path, &t->table_diag, &t->table);
+		r = (need & NEED_TABLE_INDEXED) == NEED_TABLE_INDEXED
+			    ? da_table_load_indexed(t->ctx, t->table_path, t->list, DA_INDEX_WRITE,
+						    &t->table_diag, &t->table)
+			    : da_table_load(t->table_path, &t->table_diag, &t->table);
 		if (r < 0 && !t->table_diag.n)
 			errmsg("%s: %s", t->table_path, strerror(-r));
 		print_diag(&t->table_diag);
@@ -205,9 +206,9 @@ int tool_load(struct tool *t, unsigned int need)
 			t->table_problems = da_diag_errors(&t->table_diag);
 	}
 	if (r >= 0 && (need & NEED_DEVICES) && !t->list) {
-		r = (need & NEED_MAP_NAMES) == NEED_MAP_NAMES ?
-			    da_devlist_scan_for(t->ctx, t->table, &diag, &t->list) :
-			    da_devlist_scan(t->ctx, &diag, &t->list);
+		r = (need & NEED_MAP_NAMES) == NEED_MAP_NAMES
+			    ? da_devlist_scan_for(t->ctx, t->table, &diag, &t->list)
+			    : da_devlist_scan(t->ctx, &diag, &t->list);
 		if (r < 0 && !diag.n)
 			errmsg("cannot read block devices: %s", strerror(-r));
 	}
@@ -234,12 +235,13 @@ void tool_done(struct tool *t)
 int tool_write_fd(void *userdata, const struct iovec *iov, int iovcnt)
 {
 	int fd = *(int *)userdata;
-	size_t skip = 0;	/* bytes of iov[0] written already */
+	size_t skip = 0; /* bytes of iov[0] written already */
 
 	while (iovcnt > 0) {
 		/* After a short write inside a piece, the rest of that piece on its own. */
-		ssize_t n = skip ? write(fd, (const char *)iov->iov_base + skip, iov->iov_len - skip) :
-				   writev(fd, iov, iovcnt);
+		ssize_t n =
+			skip ? write(fd, (const char *)iov->iov_base + skip, iov->iov_len - skip)
+			     : writev(fd, iov, iovcnt);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -366,8 +368,8 @@ struct libscols_table *tool_table_new(const struct tool_output *o, const char *n
 	return tb;
 }
 
-struct libscols_column *tool_table_column(struct libscols_table *tb, const char *name,
-					  double whint, int flags, int json)
+struct libscols_column *tool_table_column(struct libscols_table *tb, const char *name, double whint,
+					  int flags, int json)
 {
 	struct libscols_column *cl = scols_table_new_column(tb, name, whint, flags);
 

@@ -97,7 +97,8 @@ static int unknown_command(const char *name)
 		}
 	}
 	if (best)
-		return usage_error(NULL, "unknown command '%s'; did you mean '%s'?", name, best->name);
+		return usage_error(NULL, "unknown command '%s'; did you mean '%s'?", name,
+				   best->name);
 	return usage_error(NULL, "unknown command '%s'", name);
 }
 

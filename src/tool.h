@@ -32,17 +32,17 @@ enum {
 };
 
 struct tool {
-	const char *cmd;	/* the command's name, for messages */
-	const char *root;	/* --sysroot, or NULL */
-	const char *config;	/* -c, or NULL for the default */
+	const char *cmd;    /* the command's name, for messages */
+	const char *root;   /* --sysroot, or NULL */
+	const char *config; /* -c, or NULL for the default */
 	char *table_path;
 	struct da_ctx *ctx;
 	struct da_table *table;
 	struct da_devlist *list;
 	struct da_map *map;
-	struct da_diag table_diag;	/* what was wrong with the table, reported when it was loaded */
-	size_t table_problems;	/* of which problems (not warnings): bad lines */
-	bool may_create;	/* an edit: a missing -c FILE is created */
+	struct da_diag table_diag; /* what was wrong with the table, reported when it was loaded */
+	size_t table_problems;	   /* of which problems (not warnings): bad lines */
+	bool may_create;	   /* an edit: a missing -c FILE is created */
 };
 
 /* Global options every command also accepts after its name. */
@@ -50,10 +50,12 @@ enum {
 	OPT_SYSROOT = 0x100,
 	OPT_CONFIG = 'c',
 };
-#define GLOBAL_LONG_OPTS \
-	{ "config", required_argument, NULL, OPT_CONFIG }, \
-	{ "sysroot", required_argument, NULL, OPT_SYSROOT }, \
-	{ "help", no_argument, NULL, 'h' }
+#define GLOBAL_LONG_OPTS                                             \
+	{ "config", required_argument, NULL, OPT_CONFIG },           \
+		{ "sysroot", required_argument, NULL, OPT_SYSROOT }, \
+	{                                                            \
+		"help", no_argument, NULL, 'h'                       \
+	}
 #define GLOBAL_SHORT_OPTS "c:h"
 
 /*
@@ -62,32 +64,38 @@ enum {
  * its options and hands each option to tool_output_option().
  */
 struct tool_output {
-	int format;		/* 0 = aligned columns, 'J' JSON, 'P' KEY="value", 'r' raw */
+	int format; /* 0 = aligned columns, 'J' JSON, 'P' KEY="value", 'r' raw */
 	bool noheadings;
 };
-#define TOOL_OUTPUT_LONG_OPTS \
-	{ "json", no_argument, NULL, 'J' }, \
-	{ "pairs", no_argument, NULL, 'P' }, \
-	{ "raw", no_argument, NULL, 'r' }, \
-	{ "noheadings", no_argument, NULL, 'n' }
+#define TOOL_OUTPUT_LONG_OPTS                                                    \
+	{ "json", no_argument, NULL, 'J' }, { "pairs", no_argument, NULL, 'P' }, \
+		{ "raw", no_argument, NULL, 'r' },                               \
+	{                                                                        \
+		"noheadings", no_argument, NULL, 'n'                             \
+	}
 #define TOOL_OUTPUT_SHORT_OPTS "JPrn"
-#define TOOL_OUTPUT_HELP \
-	" -J, --json            JSON output\n" \
+#define TOOL_OUTPUT_HELP                                \
+	" -J, --json            JSON output\n"          \
 	" -P, --pairs           KEY=\"value\" output\n" \
-	" -r, --raw             raw output\n" \
+	" -r, --raw             raw output\n"           \
 	" -n, --noheadings      don't print headings\n"
 /* The output formats exclude each other: a row for a command's exclusion table. */
-#define TOOL_OUTPUT_EXCL { 'J', 'P', 'r' }
-/* tool_common_option() for a command with output options: -1 when @c was taken, else the exit code. */
+#define TOOL_OUTPUT_EXCL      \
+	{                     \
+		'J', 'P', 'r' \
+	}
+/* tool_common_option() for a command with output options: -1 when @c was taken, else the exit code.
+ */
 int tool_output_common_option(struct tool *t, int c, struct tool_output *o, const char *usage);
 /*
  * A new table in @o's format, named @name (JSON's top key); NULL without
  * memory. Print it with scols_print_table(), free with scols_unref_table().
  */
 struct libscols_table *tool_table_new(const struct tool_output *o, const char *name);
-/* Add a column: @name, width hint @whint, libsmartcols @flags, JSON type @json. NULL without memory. */
-struct libscols_column *tool_table_column(struct libscols_table *tb, const char *name,
-					  double whint, int flags, int json);
+/* Add a column: @name, width hint @whint, libsmartcols @flags, JSON type @json. NULL without
+ * memory. */
+struct libscols_column *tool_table_column(struct libscols_table *tb, const char *name, double whint,
+					  int flags, int json);
 
 /* The global options, as every help lists them. */
 extern const char tool_global_help[];
@@ -163,7 +171,8 @@ char *tool_matching_devices(const struct tool *t, enum da_id_kind kind, const ch
 int tool_affected_dev(struct tool *t, const struct da_device *d, struct strv *knames);
 /* The same for the device alias @name names now, if any (best effort: loads what it can). */
 int tool_affected(struct tool *t, const char *name, struct strv *knames);
-/* After an edit: a change uevent for each of @knames where udev runs, else a note pointing at apply. */
+/* After an edit: a change uevent for each of @knames where udev runs, else a note pointing at
+ * apply. */
 void tool_notify(struct tool *t, const struct strv *knames);
 
 int cmd_list(struct tool *t, int argc, char **argv);

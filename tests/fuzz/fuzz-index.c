@@ -83,7 +83,8 @@ static bool unmatched(const struct da_table *t)
 
 			same = da_alias_kind(a) == da_alias_kind(b) &&
 			       strcasecmp(da_id_value_key(da_alias_kind(a), da_alias_value(a)),
-					  da_id_value_key(da_alias_kind(b), da_alias_value(b))) == 0;
+					  da_id_value_key(da_alias_kind(b), da_alias_value(b))) ==
+				       0;
 		}
 		if (!same)
 			return true;
@@ -103,7 +104,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		setup();
 	if (da_table_parse("fuzz", (const char *)data, size, NULL, &whole) < 0)
 		return 0;
-	if (da_devlist_new_empty(&l) < 0 || da_devlist_add_device(l, "sdz", 8, 400, 0, NULL, &d) < 0)
+	if (da_devlist_new_empty(&l) < 0 ||
+	    da_devlist_add_device(l, "sdz", 8, 400, 0, NULL, &d) < 0)
 		abort();
 	for (size_t i = 0; i < 3 && i < da_table_count(whole); i++) {
 		const struct da_alias *a = da_table_get(whole, i);
@@ -125,7 +127,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	want = names(whole, l);
 	got = names(second, l);
 	if (strcmp(want, got) != 0) {
-		fprintf(stderr, "fuzz-index: '%s' through the table, '%s' through the index\n", want, got);
+		fprintf(stderr, "fuzz-index: '%s' through the table, '%s' through the index\n",
+			want, got);
 		abort();
 	}
 	free(want);

@@ -30,7 +30,8 @@ int main(int argc, char **argv)
 {
 	struct strv inputs = {};
 	size_t *lens = calloc(argc, sizeof(*lens));
-	unsigned long iterations = strtoul(getenv("FUZZ_ITERATIONS") ? getenv("FUZZ_ITERATIONS") : "20000", NULL, 10);
+	unsigned long iterations =
+		strtoul(getenv("FUZZ_ITERATIONS") ? getenv("FUZZ_ITERATIONS") : "20000", NULL, 10);
 
 	for (int i = 1; i < argc; i++) {
 		char *buf;

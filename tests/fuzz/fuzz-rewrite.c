@@ -20,18 +20,17 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char table[] =
-	"alias bay07 wwn:0x5000c500a1b2c3d4\n"
-	"alias dblog wwn:0x5000c500a1b2c3d5\n"
-	"alias bay1 wwn:0x5000c500a1b2c300\n"
-	"alias bay10 wwn:0x5000c500a1b2c326\n"
-	"alias fast serial:S4EVNX0M123456\n"
-	"alias vm-data serial:VBLK-DATA\n"
-	"alias xen0 path:xen-vbd-51712\n"
-	"alias card serial:0x1234abcd\n"
-	"alias lvdata id:dm-name-vg0-data\n"
-	"alias mirror id:md-uuid-0a1b2c3d:4e5f6071:8293a4b5:c6d7e8f9\n"
-	"alias Front wwn:0x5000c500a1b2c3d4\n";
+static const char table[] = "alias bay07 wwn:0x5000c500a1b2c3d4\n"
+			    "alias dblog wwn:0x5000c500a1b2c3d5\n"
+			    "alias bay1 wwn:0x5000c500a1b2c300\n"
+			    "alias bay10 wwn:0x5000c500a1b2c326\n"
+			    "alias fast serial:S4EVNX0M123456\n"
+			    "alias vm-data serial:VBLK-DATA\n"
+			    "alias xen0 path:xen-vbd-51712\n"
+			    "alias card serial:0x1234abcd\n"
+			    "alias lvdata id:dm-name-vg0-data\n"
+			    "alias mirror id:md-uuid-0a1b2c3d:4e5f6071:8293a4b5:c6d7e8f9\n"
+			    "alias Front wwn:0x5000c500a1b2c3d4\n";
 
 struct out {
 	char *buf;
@@ -117,7 +116,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (da_rewriter_finish(rw[mode]) < 0)
 		abort();
 	if (o->len != len || memcmp(o->buf, whole, len) != 0) {
-		fprintf(stderr, "fuzz-rewrite: mode %u: %zu bytes in pieces, %zu whole\n", mode, o->len, len);
+		fprintf(stderr, "fuzz-rewrite: mode %u: %zu bytes in pieces, %zu whole\n", mode,
+			o->len, len);
 		abort();
 	}
 	free(whole);

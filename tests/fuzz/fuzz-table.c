@@ -37,7 +37,8 @@ static void check_bound(const struct da_table *t, const struct da_diag *diag)
 		    da_name_check(da_alias_name(a), NULL) < 0 ||
 		    da_identity_check(da_alias_kind(a), da_alias_value(a), NULL) < 0)
 			abort();
-		if (da_partition_split(da_alias_name(a), &base, &partno) == 0 && da_table_find(t, base))
+		if (da_partition_split(da_alias_name(a), &base, &partno) == 0 &&
+		    da_table_find(t, base))
 			abort();
 		free(base);
 		/* Partitions of two aliases never share a name (disk1 and disk1p: disk1p1). */
@@ -64,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text, *before;
 
 	if (da_table_parse("fuzz", (const char *)data, size, &diag, &t) < 0)
-		return 0;	/* out of memory, or a text of 1 GiB */
+		return 0; /* out of memory, or a text of 1 GiB */
 	if (diag.n != da_table_problems(t))
 		abort();
 	text = da_table_format(t, &len);
@@ -75,7 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    da_table_count(again) != da_table_count(t) || again_diag.n != diag.n)
 		abort();
 	for (size_t k = 0; k < diag.n; k++)
-		if (again_diag.v[k].line != diag.v[k].line || strcmp(again_diag.v[k].msg, diag.v[k].msg))
+		if (again_diag.v[k].line != diag.v[k].line ||
+		    strcmp(again_diag.v[k].msg, diag.v[k].msg))
 			abort();
 	free(text);
 	da_table_free(again);
@@ -88,7 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (da_table_rename(t, name, "renamed-by-fuzz", &diag) == 0 &&
 		    !da_table_find(t, "renamed-by-fuzz"))
 			abort();
-		da_table_remove(t, da_table_find(t, "renamed-by-fuzz") ? "renamed-by-fuzz" : name, &diag);
+		da_table_remove(t, da_table_find(t, "renamed-by-fuzz") ? "renamed-by-fuzz" : name,
+				&diag);
 		free(name);
 		check_bound(t, NULL);
 	}

@@ -18,13 +18,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char table[] =
-	"alias bay07 wwn:0x5000c500a1b2c3d4\n"
-	"alias disk9 serial:SER-A\n"
-	"alias boot partuuid:0a1b2c3d-02\n"
-	"alias slot3 path:pci-0000:00:05.0-scsi-0:0:3:0\n"
-	"alias byid id:nvme-Model_SER\n"
-	"alias root label:My\\x20Root\n";
+static const char table[] = "alias bay07 wwn:0x5000c500a1b2c3d4\n"
+			    "alias disk9 serial:SER-A\n"
+			    "alias boot partuuid:0a1b2c3d-02\n"
+			    "alias slot3 path:pci-0000:00:05.0-scsi-0:0:3:0\n"
+			    "alias byid id:nvme-Model_SER\n"
+			    "alias root label:My\\x20Root\n";
 
 static bool valid_name(const char *name)
 {
@@ -72,7 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r == 0) {
 		if (da_map_new(t, l, &m) < 0)
 			abort();
-		for (size_t i = 0; (name = da_map_device_name(m, da_devlist_find_kname(l, kname), i)); i++)
+		for (size_t i = 0;
+		     (name = da_map_device_name(m, da_devlist_find_kname(l, kname), i)); i++)
 			if (!valid_name(name))
 				abort();
 		da_map_free(m);

@@ -139,7 +139,8 @@ static int setup(void **state)
 	link_to("dev/disk/by-id/wwn-0x5000c500a1b2c3d4", "dev/sdc");
 	link_to("dev/disk/by-path/pci-0000:00:10.0-scsi-0:0:3:0", "dev/sdc");
 	link_to("dev/disk/by-partuuid/1234-02", "dev/sdc2");
-	put("run/udev/data/b8:34", "S:disk/by-partuuid/1234-02\nE:ID_PART_ENTRY_UUID=1234-02\nE:ID_FS_LABEL=data\n",
+	put("run/udev/data/b8:34",
+	    "S:disk/by-partuuid/1234-02\nE:ID_PART_ENTRY_UUID=1234-02\nE:ID_FS_LABEL=data\n",
 	    strlen("S:disk/by-partuuid/1234-02\nE:ID_PART_ENTRY_UUID=1234-02\nE:ID_FS_LABEL=data\n"));
 	return 0;
 }
@@ -195,12 +196,11 @@ static void test_discovery(void **state)
 	da_devlist_free(l);
 }
 
-static const char table[] =
-	"alias bay07 wwn:naa.5000C500A1B2C3D4\n"
-	"alias dup serial:DUP\n"
-	"alias gone wwn:0x5000000000000001\n"
-	"alias data partuuid:1234-02\n"
-	"alias front path:pci-0000:00:10.0-scsi-0:0:3:0\n";
+static const char table[] = "alias bay07 wwn:naa.5000C500A1B2C3D4\n"
+			    "alias dup serial:DUP\n"
+			    "alias gone wwn:0x5000000000000001\n"
+			    "alias data partuuid:1234-02\n"
+			    "alias front path:pci-0000:00:10.0-scsi-0:0:3:0\n";
 
 static void expect(const struct da_map *m, const char *arg, int err, const char *kname)
 {
@@ -329,7 +329,8 @@ static void test_scan_for(void **state)
 {
 	const char *fixtures = getenv("FIXTURES");
 	static const char *const machines[] = { "sas-jbod24", "nvme-server", "workstation",
-						 "vm-virtio", "xen-guest", "host-virtio", "mixed" };
+						"vm-virtio",  "xen-guest",   "host-virtio",
+						"mixed" };
 
 	assert_non_null(fixtures);
 	for (size_t mi = 0; mi < sizeof(machines) / sizeof(machines[0]); mi++) {
@@ -361,7 +362,8 @@ static void test_scan_for(void **state)
 						char name[32];
 
 						snprintf(name, sizeof(name), "a%u", ++n);
-						assert_int_equal(da_table_add(t, name, k, v, NULL), 0);
+						assert_int_equal(da_table_add(t, name, k, v, NULL),
+								 0);
 					}
 				}
 			}
@@ -371,8 +373,8 @@ static void test_scan_for(void **state)
 			want = signature(full, mf);
 			got = signature(lean, ml);
 			if (strcmp(want, got) != 0)
-				fail_msg("%s, kind %d: full scan\n%s\nlean scan\n%s", machines[mi], kind,
-					 want, got);
+				fail_msg("%s, kind %d: full scan\n%s\nlean scan\n%s", machines[mi],
+					 kind, want, got);
 			free(want);
 			free(got);
 			da_map_free(mf);

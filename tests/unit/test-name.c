@@ -13,9 +13,16 @@
 static void test_accepted(void **state)
 {
 	static const char *const ok[] = {
-		"bay07", "dblog", "slot-a3", "boot", "ssd-cache", "db.log_2+x", "A", "7bay", "sdcard-",
-		"loop", "md", "nvme", "hdd-01", "x1", "Sda", "dm-x", "0x5000", "mmcblk", "rbd-pool",
-		"a234567890123456789012345678901234567890123456789012345678901234",
+		"bay07",     "dblog",
+		"slot-a3",   "boot",
+		"ssd-cache", "db.log_2+x",
+		"A",	     "7bay",
+		"sdcard-",   "loop",
+		"md",	     "nvme",
+		"hdd-01",    "x1",
+		"Sda",	     "dm-x",
+		"0x5000",    "mmcblk",
+		"rbd-pool",  "a234567890123456789012345678901234567890123456789012345678901234",
 	};
 
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
@@ -27,10 +34,44 @@ static void test_accepted(void **state)
 static void test_refused(void **state)
 {
 	static const char *const bad[] = {
-		"", ".", "..", "-x", "_x", ".hidden", "a b", "a/b", "a\tb", "a\nb", "é", "a:b:c",
-		"sda", "sdc1", "sdcard", "sdaa", "hda", "vdb2", "xvda1", "nvme0n1", "nvme0n1p2",
-		"nvme12n3", "mmcblk0", "mmcblk0p1", "loop7", "dm-3", "md127", "md127p1", "sr0",
-		"nbd0", "zram0", "ram0", "rbd0", "pmem1", "8:32", "259:0", "42", "007",
+		"",
+		".",
+		"..",
+		"-x",
+		"_x",
+		".hidden",
+		"a b",
+		"a/b",
+		"a\tb",
+		"a\nb",
+		"é",
+		"a:b:c",
+		"sda",
+		"sdc1",
+		"sdcard",
+		"sdaa",
+		"hda",
+		"vdb2",
+		"xvda1",
+		"nvme0n1",
+		"nvme0n1p2",
+		"nvme12n3",
+		"mmcblk0",
+		"mmcblk0p1",
+		"loop7",
+		"dm-3",
+		"md127",
+		"md127p1",
+		"sr0",
+		"nbd0",
+		"zram0",
+		"ram0",
+		"rbd0",
+		"pmem1",
+		"8:32",
+		"259:0",
+		"42",
+		"007",
 		"a2345678901234567890123456789012345678901234567890123456789012345",
 	};
 	const char *reason = NULL;

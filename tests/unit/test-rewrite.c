@@ -19,17 +19,17 @@
 #include <diskalias.h>
 
 static const char table[] =
-	"alias bay07 wwn:0x5000c500a1b2c3d4\n"	/* sdc, 2:0:3:0, sdc1 sdc2 */
-	"alias dblog wwn:0x5000c500a1b2c3d5\n"	/* sdd */
-	"alias bay1 wwn:0x5000c500a1b2c300\n"	/* sda, sda1 */
-	"alias bay10 wwn:0x5000c500a1b2c326\n"	/* sdaa */
-	"alias fast serial:S4EVNX0M123456\n"	/* nvme0n1, p1 p2 */
-	"alias vm-data serial:VBLK-DATA\n"	/* vdb */
-	"alias xen0 path:xen-vbd-51712\n"	/* xvda, xvda1 */
-	"alias card serial:0x1234abcd\n"	/* mmcblk0, mmcblk0p1 */
-	"alias lvdata id:dm-name-vg0-data\n"	/* dm-3 */
-	"alias mirror id:md-uuid-0a1b2c3d:4e5f6071:8293a4b5:c6d7e8f9\n"	/* md127 */
-	"alias Front wwn:0x5000c500a1b2c3d4\n";	/* a second name of sdc */
+	"alias bay07 wwn:0x5000c500a1b2c3d4\n" /* sdc, 2:0:3:0, sdc1 sdc2 */
+	"alias dblog wwn:0x5000c500a1b2c3d5\n" /* sdd */
+	"alias bay1 wwn:0x5000c500a1b2c300\n"  /* sda, sda1 */
+	"alias bay10 wwn:0x5000c500a1b2c326\n" /* sdaa */
+	"alias fast serial:S4EVNX0M123456\n"   /* nvme0n1, p1 p2 */
+	"alias vm-data serial:VBLK-DATA\n"     /* vdb */
+	"alias xen0 path:xen-vbd-51712\n"      /* xvda, xvda1 */
+	"alias card serial:0x1234abcd\n"       /* mmcblk0, mmcblk0p1 */
+	"alias lvdata id:dm-name-vg0-data\n"   /* dm-3 */
+	"alias mirror id:md-uuid-0a1b2c3d:4e5f6071:8293a4b5:c6d7e8f9\n" /* md127 */
+	"alias Front wwn:0x5000c500a1b2c3d4\n";				/* a second name of sdc */
 
 struct machine {
 	struct da_ctx *ctx;
@@ -70,15 +70,18 @@ static const struct {
 } cases[] = {
 	/* Plain names and the punctuation around them in kernel messages. */
 	{ DA_REWRITE_ALIAS, "sdc", "bay07" },
-	{ DA_REWRITE_ALIAS, "sd 2:0:3:0: [sdc] Attached SCSI disk", "sd bay07: [bay07] Attached SCSI disk" },
+	{ DA_REWRITE_ALIAS, "sd 2:0:3:0: [sdc] Attached SCSI disk",
+	  "sd bay07: [bay07] Attached SCSI disk" },
 	{ DA_REWRITE_ALIAS, " sdc: sdc1 sdc2", " bay07: bay07p1 bay07p2" },
-	{ DA_REWRITE_ALIAS, "I/O error, dev sdc, sector 2048", "I/O error, dev bay07, sector 2048" },
+	{ DA_REWRITE_ALIAS, "I/O error, dev sdc, sector 2048",
+	  "I/O error, dev bay07, sector 2048" },
 	{ DA_REWRITE_ALIAS, "EXT4-fs (sdc1): mounted", "EXT4-fs (bay07p1): mounted" },
 	{ DA_REWRITE_ALIAS, "mount /dev/sdc2 /mnt", "mount /dev/disk/by-alias/bay07p2 /mnt" },
 	{ DA_REWRITE_ALIAS, "sdc.", "bay07." },
 	{ DA_REWRITE_ALIAS, "\"sdc\"='sdd'", "\"bay07\"='dblog'" },
 	/* Whole tokens only. */
-	{ DA_REWRITE_ALIAS, "sdca asdc sdc_old sdc-old sdc2x xsdc1 sdcp1 sdc01 sdc0", "sdca asdc sdc_old sdc-old sdc2x xsdc1 sdcp1 sdc01 sdc0" },
+	{ DA_REWRITE_ALIAS, "sdca asdc sdc_old sdc-old sdc2x xsdc1 sdcp1 sdc01 sdc0",
+	  "sdca asdc sdc_old sdc-old sdc2x xsdc1 sdcp1 sdc01 sdc0" },
 	{ DA_REWRITE_ALIAS, "/sys/block/sdc/queue sdc/x", "/sys/block/sdc/queue sdc/x" },
 	{ DA_REWRITE_ALIAS, "12:0:3:0 2:0:3:01 2:0:3:0", "12:0:3:0 2:0:3:01 bay07" },
 	/* A partition the device list does not have is named by the rule. */
@@ -86,18 +89,24 @@ static const struct {
 	/* Names that are prefixes of each other: sda, sdaa; bay1, bay10. */
 	{ DA_REWRITE_ALIAS, "sda sdaa sda1 sdaa1 sdab", "bay1 bay10 bay1p1 bay10p1 sdab" },
 	/* NVMe, virtio, Xen, MMC, device-mapper, md. */
-	{ DA_REWRITE_ALIAS, "nvme0n1 nvme0n1p2 nvme0n1p7 nvme0n12 nvme0 nvme nvme0:", "fast fast2 fast7 nvme0n12 nvme0 nvme nvme0:" },
+	{ DA_REWRITE_ALIAS, "nvme0n1 nvme0n1p2 nvme0n1p7 nvme0n12 nvme0 nvme nvme0:",
+	  "fast fast2 fast7 nvme0n12 nvme0 nvme nvme0:" },
 	{ DA_REWRITE_ALIAS, "vdb vdb1 vdbb", "vm-data vm-data1 vdbb" },
 	{ DA_REWRITE_ALIAS, "xvda1 xvda", "xen0p1 xen0" },
 	{ DA_REWRITE_ALIAS, "mmcblk0p1 mmcblk0 mmcblk01", "card1 card mmcblk01" },
-	{ DA_REWRITE_ALIAS, "dm-3 /dev/mapper/vg0-data /dev/dm-3 dm-30 dm-", "lvdata /dev/disk/by-alias/lvdata /dev/disk/by-alias/lvdata dm-30 dm-" },
-	{ DA_REWRITE_ALIAS, "md/raid1:md127: Disk failure on sdc1", "md/raid1:mirror: Disk failure on bay07p1" },
+	{ DA_REWRITE_ALIAS, "dm-3 /dev/mapper/vg0-data /dev/dm-3 dm-30 dm-",
+	  "lvdata /dev/disk/by-alias/lvdata /dev/disk/by-alias/lvdata dm-30 dm-" },
+	{ DA_REWRITE_ALIAS, "md/raid1:md127: Disk failure on sdc1",
+	  "md/raid1:mirror: Disk failure on bay07p1" },
 	/* Annotations keep the text. */
-	{ DA_REWRITE_ANNOTATE, "sd 2:0:3:0: [sdc] sdc1 /dev/sdd", "sd 2:0:3:0(bay07): [sdc(bay07)] sdc1(bay07p1) /dev/sdd(dblog)" },
+	{ DA_REWRITE_ANNOTATE, "sd 2:0:3:0: [sdc] sdc1 /dev/sdd",
+	  "sd 2:0:3:0(bay07): [sdc(bay07)] sdc1(bay07p1) /dev/sdd(dblog)" },
 	{ DA_REWRITE_ANNOTATE, "nvme0n1p9", "nvme0n1p9(fast9)" },
 	/* Reverse: aliases (any case, every alias) and their partitions and links. */
-	{ DA_REWRITE_REVERSE, "bay07 BAY07p1 bay07p2 front Front1 bay1 bay10 bay1p1 bay10p1", "sdc sdc1 sdc2 sdc sdc1 sda sdaa sda1 sdaa1" },
-	{ DA_REWRITE_REVERSE, "fast2 fast1x card1 dblog /dev/disk/by-alias/xen0p1 mirror.", "nvme0n1p2 fast1x mmcblk0p1 sdd /dev/xvda1 md127." },
+	{ DA_REWRITE_REVERSE, "bay07 BAY07p1 bay07p2 front Front1 bay1 bay10 bay1p1 bay10p1",
+	  "sdc sdc1 sdc2 sdc sdc1 sda sdaa sda1 sdaa1" },
+	{ DA_REWRITE_REVERSE, "fast2 fast1x card1 dblog /dev/disk/by-alias/xen0p1 mirror.",
+	  "nvme0n1p2 fast1x mmcblk0p1 sdd /dev/xvda1 md127." },
 	{ DA_REWRITE_REVERSE, "bay070 bay07p0 bay07_ sdc", "bay070 bay07p0 bay07_ sdc" },
 };
 
@@ -127,11 +136,12 @@ static void test_tokens(void **state)
 			char *in = NULL, *want = NULL;
 
 			assert_true(asprintf(&in, "%*s%s%*s", pad, "", cases[i].in, tail, "") > 0);
-			assert_true(asprintf(&want, "%*s%s%*s", pad, "", cases[i].out, tail, "") > 0);
+			assert_true(asprintf(&want, "%*s%s%*s", pad, "", cases[i].out, tail, "") >
+				    0);
 			out = rewrite(rw, in, strlen(in), NULL);
 			if (strcmp(out, want) != 0)
-				fail_msg("mode %d: '%s'\n  gave '%s'\n  want '%s'", cases[i].mode, in,
-					 out, want);
+				fail_msg("mode %d: '%s'\n  gave '%s'\n  want '%s'", cases[i].mode,
+					 in, out, want);
 			free(out);
 			free(in);
 			free(want);
@@ -179,7 +189,8 @@ static void test_outlives_map(void **state)
 	}
 }
 
-/* Bytes that are not text pass through unchanged; bytes of 0x80 and above are letters of some script. */
+/* Bytes that are not text pass through unchanged; bytes of 0x80 and above are letters of some
+ * script. */
 static void test_binary(void **state)
 {
 	static const char in[] = "\0sdc\0\xff\xfesdc\xff sdc\xc3\xa9 \xc3\xa9sdc\n";
@@ -283,12 +294,9 @@ static void test_write_error(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tokens),
-		cmocka_unit_test(test_count),
-		cmocka_unit_test(test_outlives_map),
-		cmocka_unit_test(test_binary),
-		cmocka_unit_test(test_stream),
-		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_tokens),	     cmocka_unit_test(test_count),
+		cmocka_unit_test(test_outlives_map), cmocka_unit_test(test_binary),
+		cmocka_unit_test(test_stream),	     cmocka_unit_test(test_write_error),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

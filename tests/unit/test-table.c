@@ -17,16 +17,15 @@
 
 #include <diskalias.h>
 
-static const char sample[] =
-	"# Shelf 1 of the lab\n"
-	"\n"
-	"   # alias  NAME     IDENTITY\n"
-	"alias\tbay07    wwn:0x5000c500a1b2c3d4   # front, left\n"
-	"alias    dblog    serial:S4EVNX0M123456\n"
-	"alias    slot-a3  path:pci-0000:00:1f.2-ata-3\r\n"
-	"alias    boot     partuuid:0a1b2c3d-01\n"
-	"alias    photos   label:\"My \\\"Photos\\\" \\x23 1\"\n"
-	"# trailing comment without newline";
+static const char sample[] = "# Shelf 1 of the lab\n"
+			     "\n"
+			     "   # alias  NAME     IDENTITY\n"
+			     "alias\tbay07    wwn:0x5000c500a1b2c3d4   # front, left\n"
+			     "alias    dblog    serial:S4EVNX0M123456\n"
+			     "alias    slot-a3  path:pci-0000:00:1f.2-ata-3\r\n"
+			     "alias    boot     partuuid:0a1b2c3d-01\n"
+			     "alias    photos   label:\"My \\\"Photos\\\" \\x23 1\"\n"
+			     "# trailing comment without newline";
 
 static struct da_table *parse_ok(const char *text)
 {
@@ -107,7 +106,8 @@ static void test_parse_errors(void **state)
 	parse_bad("alias bay07 id:\"ata-S1 2\"\n", 1, "blanks are not allowed", 0);
 	parse_bad("alias bay07 serial:\"S1 \"\n", 1, "does not start or end with a blank", 0);
 	parse_bad("alias bay07 serial:\"S1\\x0a2\"\n", 1, "control characters", 0);
-	parse_bad("alias sdc " W1 "\n", 1, "invalid alias name 'sdc': looks like a kernel device name", 0);
+	parse_bad("alias sdc " W1 "\n", 1,
+		  "invalid alias name 'sdc': looks like a kernel device name", 0);
 	parse_bad("alias ../x " W1 "\n", 1, "invalid alias name", 0);
 	parse_bad("alias bay07 label:\"open\n", 1, "unterminated quote", 0);
 	/* Two lines that conflict: neither binds, the later names the earlier. */
@@ -126,25 +126,31 @@ static void test_parse_errors(void **state)
 		char text[400];
 
 		snprintf(text, sizeof(text), "alias x %0300d\n", 0);
-		parse_bad(text, 1, "'00000000000000000000000000000000000000000000000000000000000000000000000000000000...'", 0);
+		parse_bad(text, 1,
+			  "'00000000000000000000000000000000000000000000000000000000000000000000000000000000...'",
+			  0);
 	}
 }
 
 /* An editor's byte order mark before the first statement is accepted. */
 static void test_parse_bom(void **state)
 {
-	struct da_table *t = parse_ok("\xef\xbb\xbf" "alias bay07 " W1 "\n");
+	struct da_table *t = parse_ok("\xef\xbb\xbf"
+				      "alias bay07 " W1 "\n");
 
 	assert_int_equal(da_table_count(t), 1);
 	assert_string_equal(da_alias_name(da_table_get(t, 0)), "bay07");
 	da_table_free(t);
 	/* Anywhere else it is a problem, and shown so that it can be seen. */
-	parse_bad("alias a " W1 "\n\xef\xbb\xbf" "alias b " W2 "\n", 2, "'<U+FEFF>alias'", 1);
+	parse_bad("alias a " W1 "\n\xef\xbb\xbf"
+		  "alias b " W2 "\n",
+		  2, "'<U+FEFF>alias'", 1);
 }
 
 static void test_parse_reports_every_problem(void **state)
 {
-	static const char text[] = "bogus\nalias ok " W1 "\nalias sda " W1 "\nalias ok serial:3\nalias fine serial:4\n";
+	static const char text[] = "bogus\nalias ok " W1 "\nalias sda " W1
+				   "\nalias ok serial:3\nalias fine serial:4\n";
 	struct da_diag diag = {};
 	struct da_table *t = NULL;
 
@@ -212,8 +218,10 @@ static void test_edit_refusals_change_nothing(void **state)
 
 	assert_int_equal(da_table_add(t, "bay07", DA_ID_WWN, "0x5000000000000001", &diag), -EEXIST);
 	assert_int_equal(da_table_add(t, "BAY07", DA_ID_WWN, "0x5000000000000001", &diag), -EEXIST);
-	assert_int_equal(da_table_add(t, "bay07p2", DA_ID_WWN, "0x5000000000000001", &diag), -EEXIST);
-	assert_int_equal(da_table_add(t, "dblog3", DA_ID_WWN, "0x5000000000000001", &diag), -EEXIST);
+	assert_int_equal(da_table_add(t, "bay07p2", DA_ID_WWN, "0x5000000000000001", &diag),
+			 -EEXIST);
+	assert_int_equal(da_table_add(t, "dblog3", DA_ID_WWN, "0x5000000000000001", &diag),
+			 -EEXIST);
 	assert_int_equal(da_table_add(t, "sdz", DA_ID_WWN, "0x5000000000000001", &diag), -EINVAL);
 	assert_int_equal(da_table_rename(t, "bay07", "dblog", &diag), -EEXIST);
 	assert_int_equal(da_table_rename(t, "nope", "other", &diag), -ENOENT);
@@ -221,8 +229,9 @@ static void test_edit_refusals_change_nothing(void **state)
 	assert_int_equal(da_table_add(t, "new", DA_ID_WWN, "0x1", &diag), -EINVAL);
 	assert_int_equal(da_table_add(t, "new", DA_ID_SERIAL, "a\nb", &diag), -EINVAL);
 	assert_int_equal(diag.n, 10);
-	assert_string_equal(diag.v[9].msg,
-			    "invalid identity 'serial:a\\x0ab': control characters are not allowed in a value");
+	assert_string_equal(
+		diag.v[9].msg,
+		"invalid identity 'serial:a\\x0ab': control characters are not allowed in a value");
 	assert_string_equal(diag.v[2].msg,
 			    "alias 'bay07p2' is the name of partition 2 of alias 'bay07' (line 4)");
 	assert_text(t, sample);
@@ -287,7 +296,8 @@ static void test_edit_file(void **state)
 	assert_int_equal(st.st_mode & 0777, 0640);
 	f = fopen(path, "r");
 	buf = calloc(1, 4096);
-	assert_int_equal(fread(buf, 1, 4095, f), strlen("alias disk1 serial:S1\nalias disk2 serial:S1\n"));
+	assert_int_equal(fread(buf, 1, 4095, f),
+			 strlen("alias disk1 serial:S1\nalias disk2 serial:S1\n"));
 	assert_string_equal(buf, "alias disk1 serial:S1\nalias disk2 serial:S1\n");
 	fclose(f);
 	free(buf);
@@ -300,7 +310,7 @@ static void test_edit_file(void **state)
 	assert_int_equal(da_table_edit(path, add_one, &args, &diag), 0);
 	assert_int_equal(diag.n, 0);
 	assert_file(path, "alias disk1 serial:S1\nalias disk2 serial:S1\ngarbage \x1b here\n"
-		    "alias disk3 serial:S1\n");
+			  "alias disk3 serial:S1\n");
 
 	/* Root refuses a table others could have written. */
 	if (geteuid() == 0) {
@@ -344,8 +354,9 @@ static void test_edit_conflicts(void **state)
 	assert_int_equal(da_table_edit(path, add_one, &args, &diag), -EEXIST);
 	assert_int_equal(da_table_edit(path, rename_dup, &diag, &diag), -ENOENT);
 	assert_int_equal(diag.n, 2);
-	assert_string_equal(diag.v[1].msg,
-			    "alias 'dup' conflicts with another line and applies nowhere; fix that first (diskalias check)");
+	assert_string_equal(
+		diag.v[1].msg,
+		"alias 'dup' conflicts with another line and applies nowhere; fix that first (diskalias check)");
 	da_diag_clear(&diag);
 	assert_int_equal(da_table_edit(path, remove_dup, &diag, &diag), 0);
 	assert_file(path, "alias keep serial:B\n");
@@ -415,7 +426,8 @@ static void test_edit_files_around(void **state)
 	{
 		char want[128];
 
-		snprintf(want, sizeof(want), "cannot lock it (held by process %d): another edit is still running",
+		snprintf(want, sizeof(want),
+			 "cannot lock it (held by process %d): another edit is still running",
 			 (int)pid);
 		assert_string_equal(diag.v[0].msg, want);
 	}

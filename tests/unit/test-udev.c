@@ -18,13 +18,12 @@
 
 #include <diskalias.h>
 
-static const char table_text[] =
-	"alias bay07 wwn:naa.5000c500a1b2c3d4\n"
-	"alias boot partuuid:0a1b2c3d-02\n"
-	"alias slot3 path:pci-0000:00:05.0-scsi-0:0:3:0\n"
-	"alias data serial:VBLK-1\n"
-	"alias logs label:log\\x20files\n"
-	"alias \"log-label\" \"label:log files\"\n";
+static const char table_text[] = "alias bay07 wwn:naa.5000c500a1b2c3d4\n"
+				 "alias boot partuuid:0a1b2c3d-02\n"
+				 "alias slot3 path:pci-0000:00:05.0-scsi-0:0:3:0\n"
+				 "alias data serial:VBLK-1\n"
+				 "alias logs label:log\\x20files\n"
+				 "alias \"log-label\" \"label:log files\"\n";
 
 /* The names @t gives the device @kname of @l, space separated, in a static buffer. */
 static char *names_in(struct da_table *t, struct da_devlist *l, const char *kname)
@@ -66,10 +65,18 @@ static void test_disk_by_wwn(void **state)
 
 static void test_partition(void **state)
 {
-	char *p1[] = { "DEVTYPE=partition", "PARTN=1", "DEVPATH=/devices/x/block/sdc/sdc1",
-		       "ID_WWN=0x5000c500a1b2c3d4", "ID_PART_ENTRY_UUID=0a1b2c3d-01", NULL };
-	char *p2[] = { "DEVTYPE=partition", "PARTN=2", "DEVPATH=/devices/x/block/sdc/sdc2",
-		       "ID_WWN=0x5000c500a1b2c3d4", "ID_PART_ENTRY_UUID=0a1b2c3d-02", NULL };
+	char *p1[] = { "DEVTYPE=partition",
+		       "PARTN=1",
+		       "DEVPATH=/devices/x/block/sdc/sdc1",
+		       "ID_WWN=0x5000c500a1b2c3d4",
+		       "ID_PART_ENTRY_UUID=0a1b2c3d-01",
+		       NULL };
+	char *p2[] = { "DEVTYPE=partition",
+		       "PARTN=2",
+		       "DEVPATH=/devices/x/block/sdc/sdc2",
+		       "ID_WWN=0x5000c500a1b2c3d4",
+		       "ID_PART_ENTRY_UUID=0a1b2c3d-02",
+		       NULL };
 	/* No DEVPATH: the disk's name by the kernel's rule. */
 	char *p3[] = { "DEVTYPE=partition", "PARTN=3", "ID_WWN=0x5000c500a1b2c3d4", NULL };
 
@@ -80,12 +87,16 @@ static void test_partition(void **state)
 
 static void test_links(void **state)
 {
-	char *disk[] = { "DEVTYPE=disk",
-			 "DEVLINKS=/dev/disk/by-id/scsi-0QEMU_X /dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:3:0",
-			 NULL };
-	char *part[] = { "DEVTYPE=partition", "PARTN=1",
-			 "DEVLINKS=/dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:3:0-part1 /dev/disk/by-label/log\\x20files",
-			 NULL };
+	char *disk[] = {
+		"DEVTYPE=disk",
+		"DEVLINKS=/dev/disk/by-id/scsi-0QEMU_X /dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:3:0",
+		NULL
+	};
+	char *part[] = {
+		"DEVTYPE=partition", "PARTN=1",
+		"DEVLINKS=/dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:3:0-part1 /dev/disk/by-label/log\\x20files",
+		NULL
+	};
 	/* A by-path link of another partition number is not the disk's. */
 	char *other[] = { "DEVTYPE=partition", "PARTN=2",
 			  "DEVLINKS=/dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:3:0-part1", NULL };
@@ -229,11 +240,17 @@ static void test_index(void **state)
 {
 	char root[] = "/tmp/diskalias-test-index.XXXXXX", path[PATH_MAX + 64], index[PATH_MAX + 64];
 	char *disk[] = { "DEVTYPE=disk", "ID_WWN=0x5000C500A1B2C3D4", "ID_BUS=scsi", NULL };
-	char *p2[] = { "DEVTYPE=partition", "PARTN=2", "DEVPATH=/devices/x/block/sdc/sdc2",
-		       "ID_WWN=0x5000c500a1b2c3d4", "ID_PART_ENTRY_UUID=0A1B2C3D-02", NULL };
-	char *slot[] = { "DEVTYPE=partition", "PARTN=1",
-			 "DEVLINKS=/dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:3:0-part1 /dev/disk/by-label/log\\x20files",
-			 NULL };
+	char *p2[] = { "DEVTYPE=partition",
+		       "PARTN=2",
+		       "DEVPATH=/devices/x/block/sdc/sdc2",
+		       "ID_WWN=0x5000c500a1b2c3d4",
+		       "ID_PART_ENTRY_UUID=0A1B2C3D-02",
+		       NULL };
+	char *slot[] = {
+		"DEVTYPE=partition", "PARTN=1",
+		"DEVLINKS=/dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:3:0-part1 /dev/disk/by-label/log\\x20files",
+		NULL
+	};
 	char *virtio[] = { "DEVTYPE=disk", "ID_SERIAL=VBLK-1", NULL };
 	char *none[] = { "DEVTYPE=disk", "ID_WWN=0x5000c50000000001", NULL };
 	struct {
@@ -241,8 +258,8 @@ static void test_index(void **state)
 		char **env;
 		size_t lines;
 	} dev[] = {
-		{ "sdc", disk, 1 }, { "sdc2", p2, 2 }, { "sdf1", slot, 2 }, { "vda", virtio, 1 },
-		{ "sdx", none, 0 },
+		{ "sdc", disk, 1 },   { "sdc2", p2, 2 },  { "sdf1", slot, 2 },
+		{ "vda", virtio, 1 }, { "sdx", none, 0 },
 	};
 	const size_t all = 6;
 	struct da_ctx *ctx = NULL;
@@ -307,7 +324,7 @@ static void test_index(void **state)
 			spoil(index, 100, 0);
 		else if (spoiled == 1)
 			spoil(index, after_path, st.st_size - after_path);
-		else	/* "bay09", at the start of the last 40 bytes: the four tokens */
+		else /* "bay09", at the start of the last 40 bytes: the four tokens */
 			spoil(index, st.st_size - 40, 3);
 		assert_string_equal(indexed_names(ctx, root, "sdc", disk, &n), "bay09");
 		assert_int_equal(n, 2);
@@ -320,7 +337,8 @@ static void test_index(void **state)
 	assert_string_equal(indexed_names(ctx, root, "sdc", disk, &n), "bay09");
 	assert_int_equal(n, 2);
 
-	/* While a forced rename keeps old names, the whole table is read: they are checked against it. */
+	/* While a forced rename keeps old names, the whole table is read: they are checked against
+	 * it. */
 	assert_int_equal(da_renamed_keep(ctx, "bay07", "bay09", "sdc"), 0);
 	assert_string_equal(indexed_names(ctx, root, "sdc", disk, &n), "bay09");
 	assert_int_equal(n, 2);
@@ -333,12 +351,9 @@ static void test_index(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_disk_by_wwn),
-		cmocka_unit_test(test_partition),
-		cmocka_unit_test(test_links),
-		cmocka_unit_test(test_serials),
-		cmocka_unit_test(test_bad_names),
-		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_disk_by_wwn), cmocka_unit_test(test_partition),
+		cmocka_unit_test(test_links),	    cmocka_unit_test(test_serials),
+		cmocka_unit_test(test_bad_names),   cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_index),
 	};
 

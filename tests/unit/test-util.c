@@ -61,16 +61,21 @@ static void test_resolve_link(void **state)
 	char *got;
 
 	assert_non_null(mkdtemp(root));
-	snprintf(p, sizeof(p), "cd %s && mkdir -p sys/class/block "
-		 "sys/devices/pci0000:00/host0/target0:0:0/0:0:0:0/block/sda", root);
+	snprintf(p, sizeof(p),
+		 "cd %s && mkdir -p sys/class/block "
+		 "sys/devices/pci0000:00/host0/target0:0:0/0:0:0:0/block/sda",
+		 root);
 	assert_int_equal(system(p), 0);
 	snprintf(p, sizeof(p), "%s/sys/class/block/sda", root);
-	assert_int_equal(symlink("../../devices/pci0000:00/host0/target0:0:0/0:0:0:0/block/sda", p), 0);
-	snprintf(p, sizeof(p), "%s/sys/devices/pci0000:00/host0/target0:0:0/0:0:0:0/block/sda/device", root);
+	assert_int_equal(symlink("../../devices/pci0000:00/host0/target0:0:0/0:0:0:0/block/sda", p),
+			 0);
+	snprintf(p, sizeof(p),
+		 "%s/sys/devices/pci0000:00/host0/target0:0:0/0:0:0:0/block/sda/device", root);
 	assert_int_equal(symlink("../..", p), 0);
 
 	snprintf(p, sizeof(p), "%s/sys/class/block/sda", root);
-	snprintf(want, sizeof(want), "%s/sys/devices/pci0000:00/host0/target0:0:0/0:0:0:0/block/sda", root);
+	snprintf(want, sizeof(want),
+		 "%s/sys/devices/pci0000:00/host0/target0:0:0/0:0:0:0/block/sda", root);
 	got = resolve_link(p);
 	assert_string_equal(got, want);
 	/* The device link, from the real directory (its own directory must hold no link). */
@@ -112,8 +117,12 @@ static void test_escape(void **state)
 	expect_escape("\x80 \xed\xa0\x80 \xc0\xaf \xe2\x82", 11, 0, true,
 		      "\\x80 \\xed\\xa0\\x80 \\xc0\\xaf \\xe2\\x82");
 	/* C1 controls are controls to a terminal. */
-	expect_escape("\xc2\x9b" "31m", 5, 0, true, "\\xc2\\x9b31m");
-	expect_escape("\xef\xbb\xbf" "alias", 8, 0, true, "<U+FEFF>alias");
+	expect_escape("\xc2\x9b"
+		      "31m",
+		      5, 0, true, "\\xc2\\x9b31m");
+	expect_escape("\xef\xbb\xbf"
+		      "alias",
+		      8, 0, true, "<U+FEFF>alias");
 	expect_escape("a\\b", 3, 0, true, "a\\x5cb");
 	expect_escape("a\\b", 3, 0, false, "a\\b");
 	expect_escape("abcdef", 6, 4, true, "abcd...");
@@ -200,7 +209,7 @@ static void test_array_grow(void **state)
 		assert_int_equal(ARRAY_GROW(v, n), 0);
 		v[n++] = i;
 		if (i % 7 == 6)
-			n -= 3;	/* removed at the end; the room stays */
+			n -= 3; /* removed at the end; the room stays */
 	}
 	for (size_t i = 0; i < n; i++)
 		assert_true(v[i] < 5000);
@@ -229,12 +238,9 @@ static void test_array_grow(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_normalize),
-		cmocka_unit_test(test_resolve_link),
-		cmocka_unit_test(test_escape),
-		cmocka_unit_test(test_utf8_replace),
-		cmocka_unit_test(test_replace_file),
-		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_normalize),    cmocka_unit_test(test_resolve_link),
+		cmocka_unit_test(test_escape),	     cmocka_unit_test(test_utf8_replace),
+		cmocka_unit_test(test_replace_file), cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_array_grow),
 	};
 

@@ -68,7 +68,6 @@ int main(int argc, char **argv)
 	printf("%lu\n", i);
 	return 0;
 fail:
-	fprintf(stderr, "alias-hammer: %s #%lu on %s: %s\n", argv[1], i, argv[2],
-		strerror(errno));
+	fprintf(stderr, "alias-hammer: %s #%lu on %s: %s\n", argv[1], i, argv[2], strerror(errno));
 	return 1;
 }
