@@ -403,17 +403,19 @@ static int add_db_link(struct da_device *d, const char *line, const struct scan_
 	return 0;
 }
 
-/* Read the udev database entry of @d, where udev runs: properties and links. */
+/*
+ * Read the udev database entry of @d, where udev runs: properties and links.
+ * -ENOENT when there is none (yet), -ENOMEM, else 0.
+ */
 static int read_udev_db(const struct da_ctx *ctx, struct da_device *d, const struct scan_want *w)
 {
-	_cleanup_free_ char *path = da_ctx_udev_db(ctx, d->major, d->minor);
 	_cleanup_free_ char *buf = NULL;
 	char *line, *save = NULL;
-	int r = 0;
+	int r = da_udev_db_read(ctx, d->major, d->minor, &buf);
 
-	if (!path)
-		return -ENOMEM;
-	if (read_file(path, &buf, NULL) < 0)
+	if (r == -ENOENT || r == -ENOMEM)
+		return r;
+	if (r < 0) /* unreadable: what sysfs says stands */
 		return 0;
 	for (line = strtok_r(buf, "\n", &save); line && r >= 0;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -640,8 +642,9 @@ static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *d
 			d->parent = up ? hashmap_get(&l->bykname, path_basename(up)) : NULL;
 		}
 		r = disk_identities(d);
-		if (r >= 0)
-			r = read_udev_db(ctx, d, w);
+		/* A device udev has not seen (yet) is named by what sysfs says. */
+		if (r >= 0 && (r = read_udev_db(ctx, d, w)) == -ENOENT)
+			r = 0;
 	}
 	if (r >= 0)
 		r = read_links(ctx, l, w);
@@ -864,16 +867,10 @@ DA_EXPORT bool da_device_has_identity(const struct da_device *d, enum da_id_kind
 int da_udev_db_has_identity(const struct da_ctx *ctx, unsigned int major, unsigned int minor,
 			    enum da_id_kind kind, const char *value)
 {
-	_cleanup_free_ char *path = da_ctx_udev_db(ctx, major, minor);
 	const struct scan_want all = { .kinds = ~0U };
 	struct da_device d = { .devtype = DA_DEV_DISK, .major = major, .minor = minor };
-	int r;
+	int r = read_udev_db(ctx, &d, &all);
 
-	if (!path)
-		return -ENOMEM;
-	if (access(path, F_OK) < 0)
-		return -ENOENT;
-	r = read_udev_db(ctx, &d, &all);
 	if (r >= 0)
 		r = da_device_has_identity(&d, kind, value);
 	for (int k = 0; k < _DA_ID_MAX; k++)

@@ -106,6 +106,15 @@ int da_device_add_identity(struct da_device *d, enum da_id_kind kind, const char
 int da_device_add_link(struct da_device *d, const char *kdir, const char *name);
 
 /*
+ * The udev database entry of block device @major:@minor as lines
+ * "E:KEY=VALUE" and "S:LINK" (udevdb.c): through libudev on the machine
+ * itself, from run/udev/data under a sysroot (or when libudev cannot be
+ * loaded, or DISKALIAS_UDEV_DB is set: the files, for comparing the two).
+ * 0 and the text (caller frees), -ENOENT when udev has no entry, or -errno.
+ */
+int da_udev_db_read(const struct da_ctx *ctx, unsigned int major, unsigned int minor,
+		    char **ret_text);
+/*
  * Whether the udev database entry of device @major:@minor carries identity
  * @kind @value (as a property or a link it claims): 1 or 0; -ENOENT when
  * udev has no entry for it (yet).

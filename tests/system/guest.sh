@@ -102,6 +102,15 @@ case ${TEST_PHASE:-1} in
 	[ -e /dev/disk/by-alias/spare ] && bad "spare has a link without its disk"
 	result set-links
 	ls -l /dev/disk/by-alias | sed 's/^/# /'
+
+	# udev's database read through libudev, as lsblk reads it, gives what its files do.
+	cols=KNAME,ALIAS,ID,PATH,WWN,SERIAL,STATE
+	LD_DEBUG=files $da list -a -P -o $cols >/tmp/libudev.txt 2>/tmp/libudev.err || bad "list failed"
+	grep -q 'file=libudev.so.1 .*dynamically loaded' /tmp/libudev.err || bad "libudev was not loaded"
+	DISKALIAS_UDEV_DB=files $da list -a -P -o $cols >/tmp/files.txt || bad "list (files) failed"
+	cmp -s /tmp/libudev.txt /tmp/files.txt || bad "libudev and udev's files disagree: $(diff /tmp/files.txt /tmp/libudev.txt | tr '\n' '|')"
+	grep -q 'ALIAS="bay01" ID="[^"]' /tmp/libudev.txt || bad "no by-id link of bay01 through libudev: $(tr '\n' '|' </tmp/libudev.txt)"
+	result libudev
 	echo TABLE-BEGIN
 	cat /etc/diskalias.conf
 	echo TABLE-END
