@@ -363,6 +363,11 @@ void strv_free(struct strv *l)
 	l->n = 0;
 }
 
+const char *list_sep(size_t k, size_t n, const char *last)
+{
+	return k == 0 ? "" : k + 1 < n ? ", " : last;
+}
+
 char **strv_detach(struct strv *l)
 {
 	char **v = l->v ? l->v : calloc(1, sizeof(*v));

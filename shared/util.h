@@ -102,6 +102,8 @@ char *path_normalize(char *path);
 char *path_join_normalized(const char *dir, const char *rel);
 /* Where the link @path points, joined and folded by its letters (see util.c). Caller frees. */
 char *resolve_link(const char *path);
+/* What goes before item @k of @n in prose: "", ", ", and @last (" and ") before the last. */
+const char *list_sep(size_t k, size_t n, const char *last);
 /* Last path component of @path (a pointer into it). */
 const char *path_basename(const char *path);
 /* Make @dir (and its parents) like mkdir -p, mode 0755; @dir is restored. */

@@ -215,10 +215,17 @@ static int pick_identity(const struct tool *t, const struct da_device *d, enum d
 		       da_id_kind_name(by), unfit, why);
 	else if (by != DA_ID_INVALID)
 		errmsg("%s: has no %s", da_device_kname(d), kind_description[by]);
-	else
+	else {
+		/* The kinds tried, in order: "wwn, serial, id or path". */
+		struct strbuf kinds = STRBUF_INIT;
+
+		for (size_t k = 0; k < n; k++)
+			strbuf_addf(&kinds, "%s%s", list_sep(k, n, " or "),
+				    da_id_kind_name(order[k]));
 		errmsg("%s: has no identity of its own to bind to (%s); name one with --by or give an IDENTITY",
-		       da_device_kname(d),
-		       part ? "partuuid, id or path" : "wwn, serial, id or path");
+		       da_device_kname(d), kinds.buf ? kinds.buf : "");
+		strbuf_release(&kinds);
+	}
 	return -1;
 }
 

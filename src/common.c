@@ -133,7 +133,7 @@ int tool_exclusive(struct tool *t, int c, const struct option *opts, const tool_
 		}
 		/* "--json, --pairs and --raw" */
 		for (size_t k = 0; k < n; k++) {
-			strbuf_addstr(&names, k == 0 ? "" : k + 1 < n ? ", " : " and ");
+			strbuf_addstr(&names, list_sep(k, n, " and "));
 			add_option_name(&names, opts, excl[row][k]);
 		}
 		usage_error(t->cmd, "%s are mutually exclusive", names.buf ? names.buf : "options");
