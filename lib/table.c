@@ -408,40 +408,30 @@ static int resolve_conflicts(struct da_table *t)
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < t->nstmts; i++) {
-		struct da_alias *a = &t->store[i], *base;
-		size_t len = strlen(a->name), baselen[2];
+		struct da_alias *a = &t->store[i], *other;
+		size_t len = strlen(a->name), key[3];
 		unsigned int partno;
 
+		/* The names a's name may clash with, as lengths of its prefix. */
+		key[0] = da_partition_base_len(a->name, len, &partno);
 		/* disk1p2 is partition 2 of disk1, and of disk1p too. */
-		baselen[0] = da_partition_base_len(a->name, len, &partno);
-		baselen[1] = baselen[0] && da_partition_twin_len(a->name, baselen[0] + 1)
-				     ? baselen[0] + 1
-				     : 0;
-		for (int k = 0; k < 2 && baselen[k]; k++) {
-			/* Keyed by the base's bytes inside the statement's own name, which lives
-			 * on. */
-			if (hashmap_putn(&t->bases, a->name, baselen[k], a) < 0)
-				return -ENOMEM;
-			base = hashmap_getn(&t->names, a->name, baselen[k]);
-			if (!base)
+		key[1] = key[0] && da_partition_twin_len(a->name, key[0] + 1) ? key[0] + 1 : 0;
+		/* disk1p and disk1 both have a partition disk1p1. */
+		key[2] = da_partition_twin_len(a->name, len);
+		for (int k = 0; k < 3; k++) {
+			if (!key[k])
 				continue;
-			r = conflict(t, a, base);
+			/* A base, keyed by its bytes inside the statement's name, which lives on. */
+			if (k < 2 && hashmap_putn(&t->bases, a->name, key[k], a) < 0)
+				return -ENOMEM;
+			other = hashmap_getn(&t->names, a->name, key[k]);
+			if (!other)
+				continue;
+			r = conflict(t, a, other);
 			if (r < 0)
 				return r;
 			problems += r;
 		}
-	}
-	for (size_t i = 0; i < t->nstmts; i++) {
-		struct da_alias *a = &t->store[i], *twin;
-		size_t len = da_partition_twin_len(a->name, strlen(a->name));
-
-		twin = len ? hashmap_getn(&t->names, a->name, len) : NULL;
-		if (!twin)
-			continue;
-		r = conflict(t, a, twin);
-		if (r < 0)
-			return r;
-		problems += r;
 	}
 	for (size_t i = 0; i < t->nstmts; i++) {
 		if (t->store[i].conflict)
