@@ -189,6 +189,7 @@ static int load_ctx(struct tool *t)
 int tool_load(struct tool *t, unsigned int need)
 {
 	struct da_diag diag = {};
+	bool quiet = need & NEED_QUIET;
 	int r = 0;
 
 	if (load_ctx(t) < 0)
@@ -199,9 +200,10 @@ int tool_load(struct tool *t, unsigned int need)
 			    ? da_table_load_indexed(t->ctx, t->table_path, t->list, DA_INDEX_WRITE,
 						    &t->table_diag, &t->table)
 			    : da_table_load(t->table_path, &t->table_diag, &t->table);
-		if (r < 0 && !t->table_diag.n)
+		if (r < 0 && !t->table_diag.n && !quiet)
 			errmsg("%s: %s", t->table_path, strerror(-r));
-		print_diag(&t->table_diag);
+		if (!quiet)
+			print_diag(&t->table_diag);
 		if (r >= 0)
 			t->table_problems = da_diag_errors(&t->table_diag);
 	}
@@ -209,15 +211,16 @@ int tool_load(struct tool *t, unsigned int need)
 		r = (need & NEED_MAP_NAMES) == NEED_MAP_NAMES
 			    ? da_devlist_scan_for(t->ctx, t->table, &diag, &t->list)
 			    : da_devlist_scan(t->ctx, &diag, &t->list);
-		if (r < 0 && !diag.n)
+		if (r < 0 && !diag.n && !quiet)
 			errmsg("cannot read block devices: %s", strerror(-r));
 	}
 	if (r >= 0 && (need & NEED_MAP) == NEED_MAP && !t->map) {
 		r = da_map_new(t->table, t->list, &t->map);
-		if (r < 0)
+		if (r < 0 && !quiet)
 			errmsg("%s", strerror(-r));
 	}
-	print_diag(&diag);
+	if (!quiet)
+		print_diag(&diag);
 	da_diag_clear(&diag);
 	return r < 0 ? -1 : 0;
 }
@@ -376,4 +379,53 @@ struct libscols_column *tool_table_column(struct libscols_table *tb, const char 
 	if (cl)
 		scols_column_set_json_type(cl, json);
 	return cl;
+}
+
+int tool_affected_dev(struct tool *t, const struct da_device *d, struct strv *knames)
+{
+	int r = 0;
+
+	if (!d || strv_contains(knames, da_device_kname(d)))
+		return 0;
+	r = strv_push(knames, da_device_kname(d));
+	/* A disk's partitions are named after it: they change with it. */
+	for (size_t i = 0; r >= 0 && i < da_devlist_count(t->list); i++)
+		if (da_device_parent(da_devlist_get(t->list, i)) == d)
+			r = tool_affected_dev(t, da_devlist_get(t->list, i), knames);
+	return r;
+}
+
+int tool_affected(struct tool *t, const char *name, struct strv *knames)
+{
+	const struct da_alias *a;
+	struct da_device *d = NULL;
+
+	/* Best effort: without devices or a table there is nobody to tell. */
+	if (tool_load(t, NEED_MAP | NEED_QUIET) < 0)
+		return 0;
+	a = da_table_find(t->table, name);
+	if (!a || da_map_alias_state(t->map, da_alias_index(a), &d) != DA_ALIAS_PRESENT)
+		return 0;
+	return tool_affected_dev(t, d, knames);
+}
+
+void tool_notify(struct tool *t, const struct strv *knames)
+{
+	_cleanup_free_ char *control = NULL;
+
+	if (!knames->n)
+		return;
+	if (!da_udev_running(t->ctx)) {
+		control = da_ctx_path(t->ctx, DA_FILE_UDEV_CONTROL);
+		notemsg("udev is not running here (no %s); run 'diskalias apply' to update /dev/disk/by-alias",
+			control ? control : "");
+		return;
+	}
+	for (size_t i = 0; i < knames->n; i++) {
+		int r = da_udev_trigger(t->ctx, knames->v[i], "change");
+
+		if (r < 0)
+			errmsg("%s: cannot ask udev to rename its links: %s", knames->v[i],
+			       strerror(-r));
+	}
 }

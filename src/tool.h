@@ -29,6 +29,8 @@ enum {
 	NEED_TABLE_INDEXED = NEED_TABLE | 1 << 3,
 	/* The map, devices read only as far as naming them needs (da_devlist_scan_for). */
 	NEED_MAP_NAMES = NEED_MAP | 1 << 4,
+	/* Say nothing of what went wrong: the caller goes on without (and said it before). */
+	NEED_QUIET = 1 << 5,
 };
 
 struct tool {
