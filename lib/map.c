@@ -230,11 +230,22 @@ DA_EXPORT const struct da_alias *da_map_find_alias(const struct da_map *m, const
 						   unsigned int *ret_partno)
 {
 	const struct da_alias *a = da_table_find(m->table, name);
-	_cleanup_free_ char *base = NULL;
 	unsigned int partno = 0;
+	size_t baselen = a ? 0 : da_partition_base_len(name, strlen(name), &partno);
 
-	if (!a && da_partition_split(name, &base, &partno) == 0)
+	/* disk1p2 is partition 2 of disk1 or of disk1p: a table binds at most one of them. */
+	for (int k = 0; !a && baselen && k < 2; k++) {
+		_cleanup_free_ char *base = NULL;
+
+		if (k == 1 && !da_partition_twin_len(name, ++baselen))
+			break;
+		base = strndup(name, baselen);
+		if (!base)
+			return NULL;
 		a = da_table_find(m->table, base);
+	}
+	if (!a)
+		partno = 0;
 	if (a && ret_partno)
 		*ret_partno = partno;
 	return a;

@@ -202,8 +202,8 @@ size_t da_partition_base_len(const char *name, size_t len, unsigned int *ret_par
 		return 0;
 	if (parse_uint(name + end, &partno) < 0 || partno == 0)
 		return 0;
-	/* After a base ending in a digit the kernel puts a 'p'. */
-	if (end >= 2 && name[end - 1] == 'p' && is_digit(name[end - 2]))
+	/* After a base ending in a digit the kernel puts a 'p' (in any case, as names compare). */
+	if (end >= 2 && (name[end - 1] == 'p' || name[end - 1] == 'P') && is_digit(name[end - 2]))
 		end--;
 	else if (is_digit(name[end - 1]))
 		return 0;

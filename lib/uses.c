@@ -13,14 +13,14 @@
 /* True when @s[0..len) is @name or one of its partition names (bay07p1, dblog1). */
 static bool is_name_or_part(const char *s, size_t len, const char *name)
 {
-	_cleanup_free_ char *word = strndup(s, len), *base = NULL;
+	_cleanup_free_ char *word = strndup(s, len);
 	unsigned int partno;
 
 	if (!word)
 		return false;
-	if (streq(word, name))
-		return true;
-	return da_partition_split(word, &base, &partno) == 0 && streq(base, name);
+	/* Links are made in the name's own case: only that case is a use. */
+	return streq(word, name) ||
+	       (strncmp(word, name, strlen(name)) == 0 && da_partition_of(word, name, &partno));
 }
 
 /* The first "/dev/disk/by-alias/WORD" in @line where WORD is @name or a partition of it. */

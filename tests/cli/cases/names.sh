@@ -18,3 +18,16 @@ da set dblog2 serial:NEW
 da set slot serial:NEW
 da set slot1 serial:NEW
 da rename slot slot-a3
+# disk1p's partitions are disk1p1, disk1p2 (as disk1's would be): each is
+# found in any case, and disk1 cannot join it.
+fixture sas-jbod24
+table <<'T'
+alias disk1p wwn:0x5000c500a1b2c3f6
+T
+da resolve disk1p disk1p1 DISK1P1 disk1p01 disk1p0
+da name sdc sdc1
+echo "sdc1 failed" | "$bin" filter
+echo "DISK1P1 failed" | "$bin" filter -r
+da set disk1 sda
+da set DISK1 sda
+da set disk1p1 sda
