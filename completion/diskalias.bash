@@ -79,6 +79,14 @@ _diskalias() {
 			sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF {print $1}')" -- "$cur")) ;;
 	filter)
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
+	import)
+		# The source, then its files.
+		if [[ " ${COMP_WORDS[*]:1:COMP_CWORD-1} " == *" vdev_id "* ||
+			" ${COMP_WORDS[*]:1:COMP_CWORD-1} " == *" multipath "* ]]; then
+			COMPREPLY=($(compgen -f -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "vdev_id multipath" -- "$cur"))
+		fi ;;
 	unset | rename | resolve)
 		COMPREPLY=($(compgen -W "$(_diskalias_names)" -- "$cur")) ;;
 	set | name)

@@ -153,6 +153,13 @@ const char *da_id_kind_name(enum da_id_kind kind);
 const char *da_id_kinds_text(void);
 /* The kind named @name (exactly, lower case), or DA_ID_INVALID. */
 enum da_id_kind da_id_kind_from_name(const char *name);
+/* The /dev/disk/ directory with links of @kind ("by-id"); NULL for kinds without (wwn, serial). */
+const char *da_id_kind_dir(enum da_id_kind kind);
+/* The kind whose /dev/disk/ directory is the @len bytes at @dir ("by-path"), or DA_ID_INVALID. */
+enum da_id_kind da_id_kind_from_dir(const char *dir, size_t len);
+/* The value of @kind a /dev/disk link named @name stands for (a label's \xNN decoded). Caller
+ * frees. */
+char *da_id_value_from_link(enum da_id_kind kind, const char *name);
 /*
  * Parse "kind:value". Returns 0 and sets *ret_kind and *ret_value (a pointer
  * into @s), -EINVAL when the kind is unknown or the value empty.

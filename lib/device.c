@@ -366,8 +366,7 @@ fail:
 static int add_link_identity(struct da_device *d, enum da_id_kind kind, const char *kdir,
 			     const char *name)
 {
-	_cleanup_free_ char *value =
-		kind == DA_ID_LABEL || kind == DA_ID_PARTLABEL ? unescape_hex(name) : strdup(name);
+	_cleanup_free_ char *value = da_id_value_from_link(kind, name);
 	_cleanup_free_ char *link = xasprintf("%s/%s", kdir, name);
 	int r;
 
@@ -390,17 +389,14 @@ static int add_link_identity(struct da_device *d, enum da_id_kind kind, const ch
 static int add_db_link(struct da_device *d, const char *line, const struct scan_want *w)
 {
 	const char *rel = line + strlen("S:disk/"), *slash = strchr(rel, '/');
+	enum da_id_kind k;
 
 	if (strncmp(line, "S:disk/", 7) != 0 || !slash || !slash[1] || strchr(slash + 1, '/'))
 		return 0;
-	for (int k = 0; k < _DA_ID_MAX; k++) {
-		const char *kdir = da_id_kind_dir(k);
-
-		if (kdir && wants(w, k) && strlen(kdir) == (size_t)(slash - rel) &&
-		    strncmp(kdir, rel, slash - rel) == 0)
-			return add_link_identity(d, k, kdir, slash + 1);
-	}
-	return 0;
+	k = da_id_kind_from_dir(rel, slash - rel);
+	if (k == DA_ID_INVALID || !wants(w, k))
+		return 0;
+	return add_link_identity(d, k, da_id_kind_dir(k), slash + 1);
 }
 
 /*

@@ -38,9 +38,23 @@ DA_EXPORT const char *da_id_kind_name(enum da_id_kind kind)
 	return kind >= 0 && kind < _DA_ID_MAX ? kinds[kind].name : NULL;
 }
 
-const char *da_id_kind_dir(enum da_id_kind kind)
+DA_EXPORT const char *da_id_kind_dir(enum da_id_kind kind)
 {
 	return kind >= 0 && kind < _DA_ID_MAX ? kinds[kind].dir : NULL;
+}
+
+DA_EXPORT enum da_id_kind da_id_kind_from_dir(const char *dir, size_t len)
+{
+	for (int k = 0; k < _DA_ID_MAX; k++)
+		if (kinds[k].dir && strncmp(kinds[k].dir, dir, len) == 0 && !kinds[k].dir[len])
+			return k;
+	return DA_ID_INVALID;
+}
+
+DA_EXPORT char *da_id_value_from_link(enum da_id_kind kind, const char *name)
+{
+	/* udev writes a label's blanks and the like as \xNN in its link's name. */
+	return kind == DA_ID_LABEL || kind == DA_ID_PARTLABEL ? unescape_hex(name) : strdup(name);
 }
 
 enum da_id_kind da_id_kind_from_name_n(const char *name, size_t len)

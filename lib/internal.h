@@ -90,7 +90,6 @@ enum da_id_kind da_id_kind_from_name_n(const char *name, size_t len);
 char *da_identity_problem(const char *text, bool *ret_oom);
 
 /* The /dev/disk/ directory that holds links of identity @kind ("by-id"), or NULL. */
-const char *da_id_kind_dir(enum da_id_kind kind);
 
 /*
  * Device lists not read from sysfs (lib/udev.c builds one from udev's

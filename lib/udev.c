@@ -69,7 +69,7 @@ static int add_link(struct da_device *d, struct da_device *disk, unsigned int pa
 {
 	_cleanup_free_ char *link = strndup(word, len), *value = NULL;
 	const char *rel = link ? da_dev_disk_link(link) : NULL;
-	enum da_id_kind kind = DA_ID_INVALID;
+	enum da_id_kind kind;
 	const char *slash, *name;
 	size_t n;
 	int r;
@@ -80,16 +80,10 @@ static int add_link(struct da_device *d, struct da_device *disk, unsigned int pa
 		return 0;
 	slash = strchr(rel, '/');
 	name = slash + 1;
-	for (int k = 0; k < _DA_ID_MAX; k++) {
-		const char *dir = da_id_kind_dir(k);
-
-		if (dir && strlen(dir) == (size_t)(slash - rel) &&
-		    strncmp(dir, rel, slash - rel) == 0)
-			kind = k;
-	}
+	kind = da_id_kind_from_dir(rel, slash - rel);
 	if (kind == DA_ID_INVALID || strchr(name, '/') || !*name)
 		return 0;
-	value = kind == DA_ID_LABEL || kind == DA_ID_PARTLABEL ? unescape_hex(name) : strdup(name);
+	value = da_id_value_from_link(kind, name);
 	if (!value)
 		return -ENOMEM;
 	r = da_device_add_identity(d, kind, value);

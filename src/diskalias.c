@@ -26,6 +26,7 @@ static const struct command {
 	{ "run", cmd_run, "run a command with aliases in its arguments and output" },
 	{ "udev", cmd_udev, "for udev rules: the aliases of a device, from udev's properties" },
 	{ "apply", cmd_apply, "make /dev/disk/by-alias links where no udev runs" },
+	{ "import", cmd_import, "aliases from vdev_id.conf or multipath, as table lines" },
 	{ "metrics", cmd_metrics, "the aliases as Prometheus metrics, for node_exporter" },
 	{ "help", cmd_help, "this help, or a command's (help <command>)" },
 };

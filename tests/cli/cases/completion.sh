@@ -26,4 +26,6 @@ comp diskalias list --j
 comp diskalias set --by p
 comp diskalias dmesg -l e
 comp diskalias help di
+comp diskalias import v
+comp diskalias import --write m
 comp diskalias run smartctl -H @bay0
