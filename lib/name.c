@@ -26,10 +26,12 @@ static inline bool is_alnum(char c)
  * lower-case letters, "%d" one or more digits, anything else itself. Each may
  * be followed by a partition suffix (p?digits), as the kernel names them.
  */
+/* clang-format off */
 static const char *const kernel_patterns[] = {
-	"sd%a", "hd%a", "vd%a",	 "xvd%a",  "nvme%dn%d", "mmcblk%d", "loop%d", "dm-%d",
-	"md%d", "sr%d", "nbd%d", "zram%d", "ram%d",	"rbd%d",    "pmem%d",
+	"sd%a", "hd%a", "vd%a", "xvd%a", "nvme%dn%d", "mmcblk%d", "loop%d", "dm-%d", "md%d",
+	"sr%d", "nbd%d", "zram%d", "ram%d", "rbd%d", "pmem%d",
 };
+/* clang-format on */
 
 static const char *match_class(const char *s, char class)
 {
