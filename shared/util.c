@@ -77,6 +77,36 @@ int read_file(const char *path, char **ret_buf, size_t *ret_len)
 	return read_file_at(AT_FDCWD, path, ret_buf, ret_len);
 }
 
+int read_text_file(const char *path, char **ret_buf, size_t *ret_len)
+{
+	/* O_NONBLOCK: a FIFO is refused below, never waited on at open. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), r;
+	struct stat st;
+	size_t len;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (S_ISDIR(st.st_mode))
+		r = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		r = -EINVAL;
+	else
+		r = read_fd(fd, ret_buf, &len);
+	close(fd);
+	if (r < 0)
+		return r;
+	if (memchr(*ret_buf, '\0', len)) {
+		free(*ret_buf);
+		*ret_buf = NULL;
+		return -EILSEQ;
+	}
+	if (ret_len)
+		*ret_len = len;
+	return 0;
+}
+
 char *read_attr_at(int dfd, const char *name, bool trim_front)
 {
 	char page[4096], *buf, *s;

@@ -37,6 +37,12 @@ char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
  * *ret_len). Returns 0 or -errno; *ret_buf is the caller's to free.
  */
 int read_file(const char *path, char **ret_buf, size_t *ret_len);
+/*
+ * As read_file(), for a text file a user names: -EINVAL when it is not a
+ * regular file (a FIFO is refused, never waited on), -EISDIR, -EILSEQ when
+ * it holds a NUL byte (no text file does; the rest would be lost unread).
+ */
+int read_text_file(const char *path, char **ret_buf, size_t *ret_len);
 /* As read_file(), @path relative to the directory open as @dfd (or AT_FDCWD). */
 int read_file_at(int dfd, const char *path, char **ret_buf, size_t *ret_len);
 /*

@@ -70,6 +70,16 @@ static void skip_conflict(struct import *im, const char *file, unsigned int line
 		skip(im, file, line, "%s", msg);
 }
 
+/* Why a file to import cannot be read. */
+static const char *source_error(int r)
+{
+	if (r == -EINVAL)
+		return "not a regular file";
+	if (r == -EILSEQ)
+		return "not a text file (it holds a NUL byte)";
+	return strerror(-r);
+}
+
 /* Add NAME bound to KIND:VALUE, or say why not. */
 static void add(struct import *im, const char *file, unsigned int line, const char *name,
 		enum da_id_kind kind, const char *value)
@@ -143,7 +153,7 @@ static void vdev_alias(struct import *im, const char *file, unsigned int line, c
 			return;
 		}
 		kind = nfound ? found : looks_like_path(link) ? DA_ID_PATH : DA_ID_ID;
-		if (!nfound)
+		if (!nfound && da_identity_check(kind, link, NULL) == 0)
 			notemsg("%s:%u: %s is not present: taken as a %s link", file, line, link,
 				da_id_kind_dir(kind));
 	}
@@ -157,10 +167,10 @@ static int import_vdev_id(struct import *im, const char *file)
 	_cleanup_free_ char *buf = NULL;
 	char *line, *next;
 	unsigned int nr = 0;
-	int r = read_file(file, &buf, NULL);
+	int r = read_text_file(file, &buf, NULL);
 
 	if (r < 0) {
-		errmsg("%s: %s", file, strerror(-r));
+		errmsg("%s: %s", file, source_error(r));
 		return -1;
 	}
 	for (line = buf; line; line = next) {
@@ -315,13 +325,13 @@ static int import_multipath(struct import *im, char **files, int nfiles)
 	}
 	for (int i = 0; i < nfiles; i++) {
 		_cleanup_free_ char *buf = NULL;
-		int r = read_file(files[i], &buf, NULL);
+		int r = read_text_file(files[i], &buf, NULL);
 
 		/* Of the two default files a machine may have either. */
 		if (r == -ENOENT && files == defaults)
 			continue;
 		if (r < 0) {
-			errmsg("%s: %s", files[i], strerror(-r));
+			errmsg("%s: %s", files[i], source_error(r));
 			ret = -1;
 			continue;
 		}

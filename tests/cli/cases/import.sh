@@ -55,3 +55,11 @@ cat "$ROOT/etc/diskalias.conf"
 da import vdev_id "$ROOT/etc/nonexistent.conf"
 da import zpool
 da import
+# Hostile files: escapes stay escaped, a FIFO is refused at once, a NUL byte
+# refuses the file (the rest would be lost unread).
+printf 'alias \033[2Jevil scsi-35000c500a1b2c3d4\nalias good scsi-x\033]0;pwn\007y\n' >hostile.conf
+da import vdev_id hostile.conf
+mkfifo fifo
+timeout 5 "$bin" import vdev_id fifo; echo "exit $?"
+printf 'alias d1 scsi-35000c500a1b2c3d4\n\0alias d2 scsi-35000c500a1b2c3e5\n' >nul.conf
+da import vdev_id nul.conf
