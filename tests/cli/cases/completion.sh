@@ -29,3 +29,9 @@ comp diskalias help di
 comp diskalias import v
 comp diskalias import --write m
 comp diskalias run smartctl -H @bay0
+# zsh: the same, typed into a real interactive zsh with its completion
+# system, Tab pressed (tests/tools/zsh-complete).
+"$top/tests/tools/zsh-complete" "$top/completion" 'diskalias res' 'diskalias resolve sp' \
+	'diskalias list -o NAME,ALIASE' 'diskalias set --by partl' 'diskalias import v' \
+	'diskalias metrics --text' 'diskalias run ls @spa' 'diskalias help dis' 'diskalias --sys' \
+	"diskalias --config $ROOT/etc/diskalias.conf unset sp" 'diskalias name sdc'
