@@ -409,6 +409,7 @@ int cmd_import(struct tool *t, int argc, char **argv)
 	}
 	if (r < 0) {
 		da_table_free(im.lines);
+		free(im.src);
 		return EXIT_FAIL;
 	}
 	if (write && da_table_count(im.lines) > 0) {
@@ -428,5 +429,6 @@ int cmd_import(struct tool *t, int argc, char **argv)
 			fputs(text, stdout);
 	}
 	da_table_free(im.lines);
+	free(im.src);
 	return r < 0 || im.skipped ? EXIT_FAIL : EXIT_OK;
 }
