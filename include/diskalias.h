@@ -91,21 +91,24 @@ char *da_devnode(const char *kname);
 
 /* Files of the machine a context reads. */
 enum da_ctx_file {
-	DA_FILE_PARTITIONS,	 /* proc/partitions */
-	DA_FILE_DISKSTATS,	 /* proc/diskstats */
-	DA_FILE_UPTIME,		 /* proc/uptime */
-	DA_FILE_KMSG,		 /* dev/kmsg, the kernel log */
-	DA_FILE_UDEV_CONTROL,	 /* run/udev/control: exists while udev runs */
-	DA_FILE_MOUNTINFO,	 /* proc/self/mountinfo */
-	DA_FILE_FSTAB,		 /* etc/fstab */
-	DA_FILE_CRYPTTAB,	 /* etc/crypttab */
-	DA_FILE_MDADM_CONF,	 /* etc/mdadm/mdadm.conf */
-	DA_FILE_SMARTD_CONF,	 /* etc/smartd.conf */
-	DA_FILE_BY_ALIAS,	 /* dev/disk/by-alias, the links' directory */
-	DA_FILE_RENAMED,	 /* run/diskalias/renamed: old names a forced rename keeps */
-	DA_FILE_TABLE_INDEX,	 /* run/diskalias/table.index: see da_table_load_indexed() */
-	DA_FILE_RUN_DIR,	 /* run/diskalias: the files above, private to root */
-	DA_FILE_PROBLEMS_LOGGED, /* run/diskalias/problems.logged: see da_udev_log_problems() */
+	DA_FILE_PARTITIONS,	    /* proc/partitions */
+	DA_FILE_DISKSTATS,	    /* proc/diskstats */
+	DA_FILE_UPTIME,		    /* proc/uptime */
+	DA_FILE_KMSG,		    /* dev/kmsg, the kernel log */
+	DA_FILE_UDEV_CONTROL,	    /* run/udev/control: exists while udev runs */
+	DA_FILE_MOUNTINFO,	    /* proc/self/mountinfo */
+	DA_FILE_FSTAB,		    /* etc/fstab */
+	DA_FILE_CRYPTTAB,	    /* etc/crypttab */
+	DA_FILE_MDADM_CONF,	    /* etc/mdadm/mdadm.conf */
+	DA_FILE_SMARTD_CONF,	    /* etc/smartd.conf */
+	DA_FILE_BY_ALIAS,	    /* dev/disk/by-alias, the links' directory */
+	DA_FILE_RENAMED,	    /* run/diskalias/renamed: old names a forced rename keeps */
+	DA_FILE_TABLE_INDEX,	    /* run/diskalias/table.index: see da_table_load_indexed() */
+	DA_FILE_RUN_DIR,	    /* run/diskalias: the files above, private to root */
+	DA_FILE_PROBLEMS_LOGGED,    /* run/diskalias/problems.logged: see da_udev_log_problems() */
+	DA_FILE_VDEV_ID_CONF,	    /* etc/zfs/vdev_id.conf, OpenZFS's names (import) */
+	DA_FILE_MULTIPATH_BINDINGS, /* etc/multipath/bindings (import) */
+	DA_FILE_MULTIPATH_CONF,	    /* etc/multipath.conf (import) */
 };
 
 /* The path of @file under the context's root. Caller frees; NULL without memory. */

@@ -150,6 +150,9 @@ DA_EXPORT char *da_ctx_path(const struct da_ctx *ctx, enum da_ctx_file file)
 		[DA_FILE_TABLE_INDEX] = "/run/diskalias/table.index",
 		[DA_FILE_RUN_DIR] = "/run/diskalias",
 		[DA_FILE_PROBLEMS_LOGGED] = "/run/diskalias/problems.logged",
+		[DA_FILE_VDEV_ID_CONF] = "/etc/zfs/vdev_id.conf",
+		[DA_FILE_MULTIPATH_BINDINGS] = "/etc/multipath/bindings",
+		[DA_FILE_MULTIPATH_CONF] = "/etc/multipath.conf",
 	};
 
 	if ((unsigned int)file >= ARRAY_SIZE(rel))

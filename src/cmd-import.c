@@ -314,8 +314,8 @@ static int import_multipath(struct import *im, char **files, int nfiles)
 	int ret = 0;
 
 	if (nfiles == 0) {
-		bindings = xasprintf("%s/etc/multipath/bindings", da_ctx_get_root(im->t->ctx));
-		conf = xasprintf("%s/etc/multipath.conf", da_ctx_get_root(im->t->ctx));
+		bindings = da_ctx_path(im->t->ctx, DA_FILE_MULTIPATH_BINDINGS);
+		conf = da_ctx_path(im->t->ctx, DA_FILE_MULTIPATH_CONF);
 		if (!bindings || !conf)
 			return -1;
 		defaults[0] = bindings;
@@ -400,8 +400,7 @@ int cmd_import(struct tool *t, int argc, char **argv)
 	if (tool_load(t, NEED_DEVICES) < 0 || da_table_parse("import", "", 0, NULL, &im.lines) < 0)
 		return EXIT_FAIL;
 	if (streq(what, "vdev_id")) {
-		_cleanup_free_ char *def =
-			xasprintf("%s/etc/zfs/vdev_id.conf", da_ctx_get_root(t->ctx));
+		_cleanup_free_ char *def = da_ctx_path(t->ctx, DA_FILE_VDEV_ID_CONF);
 
 		r = import_vdev_id(&im, optind < argc ? argv[optind] : def);
 	} else {
