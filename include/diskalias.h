@@ -189,7 +189,10 @@ struct da_alias;
 struct da_devlist;
 
 /*
- * Read the table at @path. A missing file is an empty table. A bad line
+ * Read the table at @path and its drop-ins: the files NAME.conf (not
+ * hidden) of the directory da_table_dropin_dir() names, in lexical order
+ * after @path, as if they followed it (a drop-in that is a link to
+ * /dev/null is masked: not read). A missing file is an empty table. A bad line
  * binds nothing and the others still apply: every syntax error, invalid
  * name or identity, and every conflict (a name defined twice, in any case,
  * or one that is another alias's partition name: both lines bind nothing)
@@ -197,8 +200,15 @@ struct da_devlist;
  * same (da_table_problems() counts them). Returns -EPERM when running as
  * root and the file is not owned by root or is writable by group or
  * others; -EINVAL when it is not a regular file (a FIFO is never waited on).
+ * Such a drop-in (or, as root, a drop-in directory others could write) is
+ * a problem of its own and binds nothing; the rest of the table applies.
+ * Each problem names its own file and line; names are unique across all
+ * the files.
  */
 int da_table_load(const char *path, struct da_diag *diag, struct da_table **ret_table);
+/* The drop-in directory of table @path: "/etc/diskalias.d" for "/etc/diskalias.conf". Caller frees.
+ */
+char *da_table_dropin_dir(const char *path);
 /* da_table_load_indexed() flags */
 enum {
 	/* Write a new index when there is none or it is stale (the table changed). */
@@ -246,6 +256,8 @@ const char *da_alias_value(const struct da_alias *alias);
 const char *da_alias_identity(const struct da_alias *alias);
 /* Line of the statement in its file (0 for one added since loading). */
 unsigned int da_alias_line(const struct da_alias *alias);
+/* The file of the statement: the table's path, or one of its drop-ins. Owned by the table. */
+const char *da_alias_file(const struct da_alias *alias);
 /* Position of @alias in table order. */
 size_t da_alias_index(const struct da_alias *alias);
 
@@ -282,6 +294,18 @@ char *da_table_format(const struct da_table *table, size_t *ret_len);
  */
 int da_table_edit(const char *path, int (*edit)(struct da_table *table, void *data), void *data,
 		  struct da_diag *diag);
+/*
+ * As da_table_edit(), writing @file: the table @path itself (or NULL) or a
+ * drop-in of it, DIR/NAME.conf, created when missing (and DIR with it).
+ * @edit sees the whole table, so names stay unique across files, and may
+ * change only statements of @file (others fail with -EXDEV, naming their
+ * file). The lock is the main table's, whatever file is written. A file
+ * that is not the table nor a drop-in of it is refused (-EINVAL), as is a
+ * masked drop-in or one that could not be read (-EPERM).
+ */
+int da_table_edit_file(const char *path, const char *file,
+		       int (*edit)(struct da_table *table, void *data), void *data,
+		       struct da_diag *diag);
 
 /* -------------------------------------------------------------------------
  * Block devices, discovered from sysfs (and /dev/disk, the udev database).

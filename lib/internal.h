@@ -130,8 +130,14 @@ int da_table_open(const char *path, int *ret_fd, struct stat *st, struct da_diag
 /* Parse the table opened by da_table_open(); @fd stays the caller's. */
 int da_table_load_opened(const char *path, int fd, const struct stat *st, struct da_diag *diag,
 			 struct da_table **ret_table);
-/* The line of the statement named @name when it conflicts with another and binds nothing, else 0. */
-unsigned int da_table_conflict_line(const struct da_table *t, const char *name);
+/*
+ * A stamp of the drop-ins of table @path as they are now: the directory,
+ * and each drop-in's name, inode, size and times. Any change to them
+ * (a drop-in added, removed, edited, its mode changed) changes it.
+ */
+int da_table_dropins_stamp(const char *path, uint64_t *ret_stamp);
+/* The statement named @name when it conflicts with another and binds nothing, else NULL. */
+const struct da_alias *da_table_conflicting(const struct da_table *t, const char *name);
 /* The bytes of alias @a's name and identity tokens as its line in @t has them, quotes and all. */
 void da_alias_raw(const struct da_table *t, const struct da_alias *a, const char **ret_name,
 		  size_t *ret_name_len, const char **ret_id, size_t *ret_id_len);

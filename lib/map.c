@@ -275,15 +275,15 @@ static struct da_device *find_dm(const struct da_devlist *list, const char *name
 static int lookup_alias(const struct da_map *m, const char *arg, const char *name,
 			struct da_diag *diag, struct da_device **ret_dev)
 {
-	unsigned int partno = 0, line;
-	const struct da_alias *a = da_map_find_alias(m, name, &partno);
+	unsigned int partno = 0;
+	const struct da_alias *a = da_map_find_alias(m, name, &partno), *bad;
 	const struct alias_match *am;
 	struct da_device *d;
 
-	if (!a && (line = da_table_conflict_line(m->table, name)))
+	if (!a && (bad = da_table_conflicting(m->table, name)))
 		return da_diag_add(diag, NULL, 0, false,
-				   "%s: alias '%s' (line %u) conflicts with another line and applies nowhere (see 'diskalias check')",
-				   arg, name, line)
+				   "%s: alias '%s' (%s:%u) conflicts with another line and applies nowhere (see 'diskalias check')",
+				   arg, name, da_alias_file(bad), da_alias_line(bad))
 			       ?: -ENOENT;
 	if (!a)
 		return da_diag_add(diag, NULL, 0, false, "%s: no such device or alias", arg)

@@ -12,8 +12,16 @@
  * guess. The problems stay with the table, in line order. An edit builds
  * the new text and parses it again; it fails, leaving the table untouched,
  * only when the line it writes would be a problem.
+ *
+ * A table is its main file and the drop-ins of its directory (for
+ * /etc/diskalias.conf, /etc/diskalias.d/NAME.conf in lexical order), read as
+ * one text in that order: a name is unique across all of them, and each
+ * problem names its own file and line. An edit writes one of the files,
+ * the table's target (the main file unless told another), and never
+ * changes a statement of another file.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -25,11 +33,14 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "hashmap.h"
 #include "internal.h"
+#include "strbuf.h"
 
 struct da_alias {
+	const char *file; /* the path of its file, owned by the table */
 	char *name;
 	enum da_id_kind kind;
 	char *value;
@@ -46,6 +57,14 @@ struct da_alias {
 struct tline {
 	const char *text; /* the bytes of the line in the table's text, with its newline */
 	size_t len;
+	unsigned int file;   /* its file in the table's files[] */
+	unsigned int lineno; /* its number in that file, from 1 */
+};
+
+/* One file of a table: the main one first, then the drop-ins in order. */
+struct tfile {
+	char *path;
+	size_t off, len; /* its bytes in the table's text */
 };
 
 /*
@@ -55,9 +74,12 @@ struct tline {
  * arena the aliases point into, and the aliases in one array.
  */
 struct da_table {
-	char *path;
-	char *text;  /* the whole table; not NUL-terminated line by line */
-	char *arena; /* unquoted tokens, NUL-terminated, for the aliases */
+	char *path; /* the main file */
+	struct tfile *files;
+	size_t nfiles;
+	size_t target; /* the file edits write, in files[] */
+	char *text;    /* the whole table; not NUL-terminated line by line */
+	char *arena;   /* unquoted tokens, NUL-terminated, for the aliases */
 	size_t arena_used;
 	bool text_mapped; /* text is the file, mapped read-only (text_len bytes) */
 	size_t text_len;
@@ -92,6 +114,11 @@ static void table_clear(struct da_table *t)
 	hashmap_free(&t->names);
 	hashmap_free(&t->bases);
 	da_diag_clear(&t->problems);
+	for (size_t i = 0; i < t->nfiles; i++)
+		free(t->files[i].path);
+	free(t->files);
+	t->files = NULL;
+	t->nfiles = t->target = 0;
 	t->text = t->arena = NULL;
 	t->store = NULL;
 	t->bound = NULL;
@@ -184,6 +211,20 @@ static int next_token(struct da_table *t, const char *s, size_t len, size_t *pos
 	return 0;
 }
 
+/* Room for a place() in a message: a path and a line number. */
+#define PLACE_MAX (PATH_MAX + 16)
+
+/* Where statement @a is, as a message in file @from names it: "line 3", or "FILE:3" elsewhere. */
+static const char *place(const struct da_table *t, const struct da_alias *a, size_t from,
+			 char buf[static PLACE_MAX])
+{
+	if (t->lines[a->lineidx].file == from)
+		snprintf(buf, PLACE_MAX, "line %u", a->line);
+	else
+		snprintf(buf, PLACE_MAX, "%s:%u", a->file, a->line);
+	return buf;
+}
+
 /*
  * Why @name cannot join the table beside the statements already in it
  * (@self, being renamed, does not count; statements that conflict still
@@ -198,6 +239,7 @@ static char *name_conflict(const struct da_table *t, const char *name, const str
 	const char *reason;
 	char *msg = NULL;
 	size_t len = strlen(name), baselen, twinlen;
+	char where[PLACE_MAX];
 
 	*ret_oom = false;
 	if (da_name_check(name, &reason) < 0) {
@@ -209,10 +251,11 @@ static char *name_conflict(const struct da_table *t, const char *name, const str
 	a = hashmap_getn(&t->names, name, len);
 	if (a && a != self) {
 		if (streq(a->name, name))
-			msg = xasprintf("alias '%s' is already defined (line %u)", name, a->line);
+			msg = xasprintf("alias '%s' is already defined (%s)", name,
+					place(t, a, t->target, where));
 		else
-			msg = xasprintf("alias '%s' differs from alias '%s' (line %u) only in case",
-					name, a->name, a->line);
+			msg = xasprintf("alias '%s' differs from alias '%s' (%s) only in case",
+					name, a->name, place(t, a, t->target, where));
 		goto out;
 	}
 	/* disk1p2 is partition 2 of disk1, and of disk1p too. */
@@ -223,8 +266,8 @@ static char *name_conflict(const struct da_table *t, const char *name, const str
 		a = hashmap_getn(&t->names, name, baselen);
 		if (a && a != self) {
 			da_partition_of(name, a->name, &partno);
-			msg = xasprintf("alias '%s' is the name of partition %u of alias '%s' (line %u)",
-					name, partno, a->name, a->line);
+			msg = xasprintf("alias '%s' is the name of partition %u of alias '%s' (%s)",
+					name, partno, a->name, place(t, a, t->target, where));
 			goto out;
 		}
 	}
@@ -232,8 +275,8 @@ static char *name_conflict(const struct da_table *t, const char *name, const str
 	a = t->bases.n ? hashmap_getn(&t->bases, name, len) : NULL;
 	if (a && a != self) {
 		da_partition_of(a->name, name, &partno);
-		msg = xasprintf("alias '%s' (line %u) is the name of partition %u of alias '%s'",
-				a->name, a->line, partno, name);
+		msg = xasprintf("alias '%s' (%s) is the name of partition %u of alias '%s'",
+				a->name, place(t, a, t->target, where), partno, name);
 		goto out;
 	}
 	/* disk1p beside disk1: both would have a partition disk1p1. */
@@ -251,8 +294,8 @@ static char *name_conflict(const struct da_table *t, const char *name, const str
 	}
 	if (a && a != self)
 		msg = xasprintf(
-			"alias '%s' and alias '%s' (line %u) would give their partitions the same names",
-			name, a->name, a->line);
+			"alias '%s' and alias '%s' (%s) would give their partitions the same names",
+			name, a->name, place(t, a, t->target, where));
 	else
 		return NULL;
 out:
@@ -263,17 +306,19 @@ out:
 
 static const char *const statement_usage = "expected 'alias NAME KIND:VALUE'";
 
-/* Add a problem of line @line to the table's own list. Returns 1, or -ENOMEM. */
-static int line_problem(struct da_table *t, unsigned int line, const char *fmt, ...) _printf_(3, 4);
-static int line_problem(struct da_table *t, unsigned int line, const char *fmt, ...)
+/* Add a problem of line @idx to the table's own list. Returns 1, or -ENOMEM. */
+static int line_problem(struct da_table *t, size_t idx, const char *fmt, ...) _printf_(3, 4);
+static int line_problem(struct da_table *t, size_t idx, const char *fmt, ...)
 {
+	const struct tline *l = &t->lines[idx];
 	_cleanup_free_ char *msg = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
 	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (!msg || da_diag_add(&t->problems, t->path, line, false, "%s", msg) < 0)
+	if (!msg ||
+	    da_diag_add(&t->problems, t->files[l->file].path, l->lineno, false, "%s", msg) < 0)
 		return -ENOMEM;
 	return 1;
 }
@@ -291,7 +336,6 @@ static int parse_line(struct da_table *t, size_t idx, bool nul)
 {
 	const char *s = t->lines[idx].text, *err = NULL, *value, *reason;
 	size_t len = t->lines[idx].len, pos = 0, ntok = 0;
-	unsigned int line = idx + 1;
 	_cleanup_free_ char *shown = NULL;
 	struct token tok[4];
 	struct da_alias *a;
@@ -299,9 +343,9 @@ static int parse_line(struct da_table *t, size_t idx, bool nul)
 	int r = 0;
 
 	if (nul && memchr(s, '\0', len))
-		return line_problem(t, line, "NUL byte in line");
+		return line_problem(t, idx, "NUL byte in line");
 	/* An editor's byte order mark before the first line is no part of it. */
-	if (idx == 0 && len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+	if (t->lines[idx].lineno == 1 && len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
 		pos = 3;
 	while (ntok < ARRAY_SIZE(tok)) {
 		r = next_token(t, s, len, &pos, &tok[ntok], &err);
@@ -310,25 +354,25 @@ static int parse_line(struct da_table *t, size_t idx, bool nul)
 		ntok++;
 	}
 	if (r < 0)
-		return r == -ENOMEM ? r : line_problem(t, line, "%s", err);
+		return r == -ENOMEM ? r : line_problem(t, idx, "%s", err);
 	if (ntok == 0)
 		return 0;
 	if (tok[0].vlen != 5 || memcmp(tok[0].value, "alias", 5) != 0)
-		return line_problem(t, line, "unknown statement '%s': %s", QUOTE(&tok[0], shown),
+		return line_problem(t, idx, "unknown statement '%s': %s", QUOTE(&tok[0], shown),
 				    statement_usage);
 	if (ntok != 3)
-		return line_problem(t, line, "%s %s",
+		return line_problem(t, idx, "%s %s",
 				    ntok < 3 ? "incomplete statement:" : "too many words:",
 				    statement_usage);
 	if (da_name_check(tok[1].value, &reason) < 0)
-		return line_problem(t, line, "invalid alias name '%s': %s", QUOTE(&tok[1], shown),
+		return line_problem(t, idx, "invalid alias name '%s': %s", QUOTE(&tok[1], shown),
 				    reason);
 	if (da_identity_parse(tok[2].value, &kind, &value) < 0 ||
 	    da_identity_check(kind, value, NULL) < 0) {
 		bool oom;
 		char *msg = da_identity_problem(tok[2].value, &oom);
 
-		r = msg ? line_problem(t, line, "%s", msg) : -ENOMEM;
+		r = msg ? line_problem(t, idx, "%s", msg) : -ENOMEM;
 		free(msg);
 		return r;
 	}
@@ -337,7 +381,8 @@ static int parse_line(struct da_table *t, size_t idx, bool nul)
 	a->kind = kind;
 	a->value = (char *)value;
 	a->identity = tok[2].value;
-	a->line = line;
+	a->file = t->files[t->lines[idx].file].path;
+	a->line = t->lines[idx].lineno;
 	a->lineidx = idx;
 	a->name_off = tok[1].off;
 	a->name_len = tok[1].len;
@@ -352,33 +397,35 @@ static int parse_line(struct da_table *t, size_t idx, bool nul)
  */
 static int conflict(struct da_table *t, struct da_alias *a, struct da_alias *b)
 {
-	struct da_alias *first = a->line < b->line ? a : b, *later = first == a ? b : a;
+	struct da_alias *first = a->lineidx < b->lineidx ? a : b, *later = first == a ? b : a;
+	char where[PLACE_MAX];
 	unsigned int partno;
 
 	a->conflict = b->conflict = true;
+	place(t, first, t->lines[later->lineidx].file, where);
 	if (streq(first->name, later->name))
-		return line_problem(t, later->line,
-				    "alias '%s' is also defined on line %u; neither line applies",
-				    later->name, first->line);
+		return line_problem(t, later->lineidx,
+				    "alias '%s' is also defined on %s; neither line applies",
+				    later->name, where);
 	if (strcasecmp(first->name, later->name) == 0)
 		return line_problem(
-			t, later->line,
-			"alias '%s' differs only in case from alias '%s' (line %u); neither line applies",
-			later->name, first->name, first->line);
+			t, later->lineidx,
+			"alias '%s' differs only in case from alias '%s' (%s); neither line applies",
+			later->name, first->name, where);
 	if (da_partition_of(later->name, first->name, &partno))
 		return line_problem(
-			t, later->line,
-			"alias '%s' is the name of partition %u of alias '%s' (line %u); neither line applies",
-			later->name, partno, first->name, first->line);
+			t, later->lineidx,
+			"alias '%s' is the name of partition %u of alias '%s' (%s); neither line applies",
+			later->name, partno, first->name, where);
 	if (da_partition_of(first->name, later->name, &partno))
 		return line_problem(
-			t, later->line,
-			"the name of partition %u of alias '%s' is alias '%s' (line %u); neither line applies",
-			partno, later->name, first->name, first->line);
+			t, later->lineidx,
+			"the name of partition %u of alias '%s' is alias '%s' (%s); neither line applies",
+			partno, later->name, first->name, where);
 	return line_problem(
-		t, later->line,
-		"alias '%s' and alias '%s' (line %u) would give their partitions the same names (%s1); neither line applies",
-		later->name, first->name, first->line,
+		t, later->lineidx,
+		"alias '%s' and alias '%s' (%s) would give their partitions the same names (%s1); neither line applies",
+		later->name, first->name, where,
 		da_partition_twin_len(later->name, strlen(later->name)) ? later->name
 									: first->name);
 }
@@ -442,10 +489,23 @@ static int resolve_conflicts(struct da_table *t)
 	return problems;
 }
 
-static int problem_cmp(const void *pa, const void *pb)
+/* The position of problem @p's file among the files of table @t (their order). */
+static size_t problem_file(const struct da_table *t, const struct da_problem *p)
+{
+	size_t i = 0;
+
+	while (i < t->nfiles && !(p->file && streq(p->file, t->files[i].path)))
+		i++;
+	return i;
+}
+
+static int problem_cmp(const void *pa, const void *pb, void *data)
 {
 	const struct da_problem *a = pa, *b = pb;
+	size_t fa = problem_file(data, a), fb = problem_file(data, b);
 
+	if (fa != fb)
+		return fa < fb ? -1 : 1;
 	/* Two problems of one line in a fixed order, whatever the sort. */
 	if (a->line != b->line)
 		return a->line < b->line ? -1 : 1;
@@ -460,26 +520,36 @@ enum text_mode {
 
 /*
  * Parse @buf into the empty table @t as @mode says; a buffer or mapping it
- * takes is freed with the table whatever happens. Returns the number of
- * problems (in t->problems), -ENOMEM, or -EFBIG for a text of 1 GiB or more.
+ * takes is freed with the table whatever happens. The files of @t, when it
+ * has them, say which bytes of @buf are whose; else @buf is all of file
+ * t->path. Problems found before (a file that could not be read) stay and
+ * take their place in file order. Returns the number of problems (in
+ * t->problems), -ENOMEM, or -EFBIG for a text of 1 GiB or more.
  */
 static int parse_text(struct da_table *t, char *buf, size_t len, enum text_mode mode)
 {
-	size_t start = 0, n = 0;
-	int r, problems = 0;
+	size_t n = t->nfiles;
+	int r, problems = t->problems.n;
 	bool nul;
 
 	hashmap_init(&t->names, true);
 	hashmap_init(&t->bases, true);
-	for (const char *p = buf; (p = memchr(p, '\n', len - (p - buf))); p++)
-		n++;
-	n++;
-	/* A line's tokens are at most its bytes, and parse_line() reads at most 4 of them. */
 	t->text = mode == TEXT_COPY ? malloc(len + 1) : buf;
 	t->text_mapped = mode == TEXT_MAPPED;
 	t->text_len = len;
 	if (len >= 1U << 30)
 		return -EFBIG;
+	if (!t->nfiles) {
+		t->files = calloc(1, sizeof(*t->files));
+		if (!t->files || !(t->files[0].path = strdup(t->path)))
+			return -ENOMEM;
+		t->files[0].len = len;
+		t->nfiles = n = 1;
+	}
+	/* At most one line more than newlines in each file. */
+	for (const char *p = buf; (p = memchr(p, '\n', len - (p - buf))); p++)
+		n++;
+	/* A line's tokens are at most its bytes, and parse_line() reads at most 4 of them. */
 	t->arena = malloc(len + 4 * n + 1);
 	t->lines = malloc(n * sizeof(*t->lines));
 	t->store = calloc(n, sizeof(*t->store));
@@ -491,13 +561,21 @@ static int parse_text(struct da_table *t, char *buf, size_t len, enum text_mode 
 		memcpy(t->text, buf, len);
 	if (mode != TEXT_MAPPED)
 		t->text[len] = '\0';
-	while (start < len) {
-		const char *nl = memchr(t->text + start, '\n', len - start);
-		size_t end = nl ? (size_t)(nl - t->text) + 1 : len;
+	for (size_t f = 0; f < t->nfiles; f++) {
+		size_t start = t->files[f].off, stop = start + t->files[f].len;
+		unsigned int lineno = 0;
 
-		t->lines[t->nlines].text = t->text + start;
-		t->lines[t->nlines++].len = end - start;
-		start = end;
+		while (start < stop) {
+			const char *nl = memchr(t->text + start, '\n', stop - start);
+			size_t end = nl ? (size_t)(nl - t->text) + 1 : stop;
+			struct tline *l = &t->lines[t->nlines++];
+
+			l->text = t->text + start;
+			l->len = end - start;
+			l->file = f;
+			l->lineno = ++lineno;
+			start = end;
+		}
 	}
 	/* Lines with a NUL byte are errors; looked for line by line only when there is one. */
 	nul = memchr(t->text, '\0', len) != NULL;
@@ -511,8 +589,8 @@ static int parse_text(struct da_table *t, char *buf, size_t len, enum text_mode 
 	if (r < 0)
 		return r;
 	problems += r;
-	if (problems > 1)
-		qsort(t->problems.v, t->problems.n, sizeof(*t->problems.v), problem_cmp);
+	if (t->problems.n > 1)
+		qsort_r(t->problems.v, t->problems.n, sizeof(*t->problems.v), problem_cmp, t);
 	return problems;
 }
 
@@ -628,8 +706,9 @@ int da_table_open(const char *path, int *ret_fd, struct stat *st, struct da_diag
 	return 0;
 }
 
-int da_table_load_opened(const char *path, int fd, const struct stat *st, struct da_diag *diag,
-			 struct da_table **ret_table)
+/* The single file @path, opened as @fd (-1: none), into a new table. */
+static int load_single(const char *path, int fd, const struct stat *st, struct da_diag *diag,
+		       struct da_table **ret_table)
 {
 	_cleanup_free_ char *buf = NULL;
 	size_t len;
@@ -658,6 +737,237 @@ int da_table_load_opened(const char *path, int fd, const struct stat *st, struct
 	r = table_parse_taken(path, buf, len, TEXT_OWNED, diag, ret_table);
 	buf = NULL;
 	return r;
+}
+
+DA_EXPORT char *da_table_dropin_dir(const char *path)
+{
+	size_t len = strlen(path);
+
+	if (len > 5 && streq(path + len - 5, ".conf"))
+		len -= 5;
+	return xasprintf("%.*s.d", (int)len, path);
+}
+
+/* A file name a drop-in directory holds a drop-in as: "NAME.conf", not hidden. */
+static bool is_dropin_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return name[0] != '.' && len > 5 && streq(name + len - 5, ".conf");
+}
+
+/*
+ * The names of the drop-ins in @dir, sorted, with @extra (a file to be
+ * written) among them. None when @dir is missing; when it cannot be
+ * trusted as root (not root's, writable by others) none either, with the
+ * reason in @problems.
+ */
+static int list_dropins(const char *dir, const char *extra, struct strv *names,
+			struct da_diag *problems)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int r = 0;
+
+	d = opendir(dir);
+	if (!d) {
+		r = -errno;
+		if (r == -ENOENT || r == -ENOTDIR)
+			r = 0;
+		else if (r != -ENOMEM)
+			r = da_diag_add(problems, dir, 0, false, "%s; its drop-ins are not read",
+					strerror(-r));
+		return r < 0 ? r : extra ? strv_push(names, extra) : 0;
+	}
+	if (geteuid() == 0 && fstat(dirfd(d), &st) == 0 &&
+	    (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
+		closedir(d);
+		return da_diag_add(problems, dir, 0, false, "%s; refusing its drop-ins as root",
+				   st.st_uid != 0 ? "not owned by root"
+						  : "writable by group or others");
+	}
+	while (r >= 0 && (errno = 0, de = readdir(d)))
+		if (is_dropin_name(de->d_name) && !(extra && streq(de->d_name, extra)))
+			r = strv_push(names, de->d_name);
+	closedir(d);
+	if (r >= 0 && extra)
+		r = strv_push(names, extra);
+	if (r >= 0)
+		strv_sort(names);
+	return r;
+}
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Mix what stat() says of @path into @h: which file, its size and times (or that it is missing). */
+static uint64_t stamp_file(uint64_t h, const char *path)
+{
+	struct stat st;
+	int64_t v[7] = { -1 };
+
+	if (stat(path, &st) == 0) {
+		v[0] = st.st_dev;
+		v[1] = st.st_ino;
+		v[2] = st.st_size;
+		v[3] = st.st_mtim.tv_sec;
+		v[4] = st.st_mtim.tv_nsec;
+		v[5] = st.st_ctim.tv_sec;
+		v[6] = st.st_ctim.tv_nsec;
+	}
+	return fnv1a(h, v, sizeof(v));
+}
+
+int da_table_dropins_stamp(const char *path, uint64_t *ret_stamp)
+{
+	_cleanup_free_ char *dir = da_table_dropin_dir(path);
+	uint64_t h = 0xcbf29ce484222325ULL;
+	struct da_diag ignored = {};
+	struct strv names = {};
+	int r;
+
+	if (!dir)
+		return -ENOMEM;
+	h = stamp_file(h, dir);
+	r = list_dropins(dir, NULL, &names, &ignored);
+	da_diag_clear(&ignored);
+	for (size_t i = 0; r >= 0 && i < names.n; i++) {
+		_cleanup_free_ char *fpath = xasprintf("%s/%s", dir, names.v[i]);
+
+		if (!fpath) {
+			r = -ENOMEM;
+			break;
+		}
+		h = fnv1a(h, names.v[i], strlen(names.v[i]) + 1);
+		h = stamp_file(h, fpath);
+	}
+	strv_free(&names);
+	*ret_stamp = h;
+	return r < 0 ? r : 0;
+}
+
+/* True when @path is masked, a link to /dev/null (as systemd masks a drop-in). */
+static bool is_masked(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3);
+}
+
+/*
+ * Add file @path, opened as @fd (-1: none, or unread), to table @t being
+ * read into @text. A read error fails the load when @diag is not NULL (the
+ * main file), and is a problem of the file's own when it is.
+ */
+static int add_file(struct da_table *t, struct strbuf *text, const char *path, int fd,
+		    struct da_diag *diag)
+{
+	struct tfile *f;
+	char *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	if (ARRAY_GROW(t->files, t->nfiles) < 0)
+		return -ENOMEM;
+	f = &t->files[t->nfiles];
+	*f = (struct tfile){ .path = strdup(path), .off = text->len };
+	if (!f->path)
+		return -ENOMEM;
+	t->nfiles++;
+	if (fd < 0)
+		return 0;
+	r = read_fd(fd, &buf, &len);
+	if (r == 0)
+		r = strbuf_add(text, buf, len);
+	else if (r != -ENOMEM)
+		r = da_diag_add(diag ?: &t->problems, path, 0, false, "%s", strerror(-r))
+			    ?: diag ? r
+				    : 0;
+	free(buf);
+	f->len = text->len - f->off;
+	return r;
+}
+
+/*
+ * Read table @path, opened as @fd (-1: none), with the drop-ins of its
+ * directory, and @extra among them (a drop-in about to be written, read
+ * as empty when it is missing; NULL for none). A drop-in that cannot be
+ * read, or that someone other than root could have written when running
+ * as root, is a problem of its own file and binds nothing; the others
+ * apply.
+ */
+static int load_files(const char *path, int fd, const struct stat *st, const char *extra,
+		      struct da_diag *diag, struct da_table **ret_table)
+{
+	_cleanup_free_ char *dir = da_table_dropin_dir(path);
+	struct strbuf text = STRBUF_INIT;
+	struct strv names = {};
+	struct da_table *t = NULL;
+	char *buf;
+	size_t len;
+	int r;
+
+	if (!dir)
+		return -ENOMEM;
+	t = table_new(path);
+	if (!t)
+		return -ENOMEM;
+	r = list_dropins(dir, extra, &names, &t->problems);
+	if (r >= 0 && !names.n && !t->problems.n) {
+		/* The usual table, one file: mapped, not copied. */
+		da_table_free(t);
+		return load_single(path, fd, st, diag, ret_table);
+	}
+	if (r >= 0)
+		r = add_file(t, &text, path, fd, diag);
+	for (size_t i = 0; r >= 0 && i < names.n; i++) {
+		_cleanup_free_ char *fpath = xasprintf("%s/%s", dir, names.v[i]);
+		struct stat fst;
+		int ffd = -1;
+
+		if (!fpath) {
+			r = -ENOMEM;
+			break;
+		}
+		if (is_masked(fpath))
+			continue;
+		r = da_table_open(fpath, &ffd, &fst, &t->problems);
+		if (r < 0 && r != -ENOMEM)
+			r = 0; /* the problem is the file's: it binds nothing */
+		if (r >= 0)
+			r = add_file(t, &text, fpath, ffd, NULL);
+		if (ffd >= 0)
+			close(ffd);
+	}
+	strv_free(&names);
+	if (r < 0) {
+		strbuf_release(&text);
+		da_table_free(t);
+		return r;
+	}
+	buf = strbuf_detach(&text, &len);
+	r = buf ? parse_text(t, buf, len, TEXT_OWNED) : -ENOMEM;
+	if (r >= 0)
+		r = report_problems(t, diag);
+	if (r < 0) {
+		da_table_free(t);
+		return r;
+	}
+	*ret_table = t;
+	return 0;
+}
+
+int da_table_load_opened(const char *path, int fd, const struct stat *st, struct da_diag *diag,
+			 struct da_table **ret_table)
+{
+	return load_files(path, fd, st, NULL, diag, ret_table);
 }
 
 DA_EXPORT int da_table_load(const char *path, struct da_diag *diag, struct da_table **ret_table)
@@ -702,11 +1012,11 @@ DA_EXPORT const struct da_alias *da_table_find(const struct da_table *t, const c
 	return a && !a->conflict ? a : NULL;
 }
 
-unsigned int da_table_conflict_line(const struct da_table *t, const char *name)
+const struct da_alias *da_table_conflicting(const struct da_table *t, const char *name)
 {
 	const struct da_alias *a = hashmap_get(&t->names, name);
 
-	return a && a->conflict ? a->line : 0;
+	return a && a->conflict ? a : NULL;
 }
 
 DA_EXPORT const char *da_table_path(const struct da_table *t)
@@ -739,28 +1049,33 @@ DA_EXPORT unsigned int da_alias_line(const struct da_alias *a)
 	return a->line;
 }
 
+DA_EXPORT const char *da_alias_file(const struct da_alias *a)
+{
+	return a->file;
+}
+
 DA_EXPORT size_t da_alias_index(const struct da_alias *a)
 {
 	return a->index;
 }
 
+/* The file edits write. */
+static const char *target_path(const struct da_table *t)
+{
+	return t->files[t->target].path;
+}
+
 DA_EXPORT char *da_table_format(const struct da_table *t, size_t *ret_len)
 {
-	size_t len = 0, o = 0;
-	char *s;
+	const struct tfile *f = &t->files[t->target];
+	char *s = malloc(f->len + 1);
 
-	for (size_t i = 0; i < t->nlines; i++)
-		len += t->lines[i].len;
-	s = malloc(len + 1);
 	if (!s)
 		return NULL;
-	for (size_t i = 0; i < t->nlines; i++) {
-		memcpy(s + o, t->lines[i].text, t->lines[i].len);
-		o += t->lines[i].len;
-	}
-	s[o] = '\0';
+	memcpy(s, t->text + f->off, f->len);
+	s[f->len] = '\0';
 	if (ret_len)
-		*ret_len = len;
+		*ret_len = f->len;
 	return s;
 }
 
@@ -796,46 +1111,55 @@ static char *format_identity(enum da_id_kind kind, const char *value)
 /*
  * Replace the text of the table with the lines of @t where line @idx (if
  * < nlines) is replaced by @repl (NULL: removed) and @append is added at the
- * end, then parse it. The line written must bind: when it does not, the
- * problems are reported and @t is left unchanged. Bad lines elsewhere stay
- * as they were, byte for byte.
+ * end of the target file, then parse it. The line written must bind: when
+ * it does not, the problems are reported and @t is left unchanged. Bad
+ * lines elsewhere stay as they were, byte for byte.
  */
 static int table_splice(struct da_table *t, size_t idx, const char *repl, const char *append,
 			struct da_diag *diag)
 {
 	struct da_table *n = table_new(t->path);
+	unsigned int written = repl ? t->lines[idx].lineno : 0;
 	char *text = NULL, *o;
-	unsigned int written = repl ? idx + 1 : 0;
-	size_t len = 0;
-	int r;
+	size_t len = 0, li = 0;
+	int r = -ENOMEM;
 
 	if (!n)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->nlines; i++)
-		len += t->lines[i].len;
-	len += (repl ? strlen(repl) : 0) + (append ? strlen(append) + 1 : 0);
+	len = t->text_len + (repl ? strlen(repl) : 0) + (append ? strlen(append) + 1 : 0);
 	text = malloc(len + 1);
-	r = -ENOMEM;
-	if (!text)
+	n->files = calloc(t->nfiles, sizeof(*n->files));
+	if (!text || !n->files)
 		goto out;
 	o = text;
-	for (size_t i = 0; i < t->nlines; i++) {
-		const char *s = i == idx ? repl : t->lines[i].text;
-		size_t l = i == idx ? (repl ? strlen(repl) : 0) : t->lines[i].len;
+	for (size_t f = 0; f < t->nfiles; f++) {
+		struct tfile *nf = &n->files[n->nfiles];
 
-		if (l)
-			memcpy(o, s, l);
-		o += l;
+		nf->path = strdup(t->files[f].path);
+		if (!nf->path)
+			goto out;
+		n->nfiles++;
+		nf->off = o - text;
+		for (; li < t->nlines && t->lines[li].file == f; li++) {
+			const char *s = li == idx ? repl : t->lines[li].text;
+			size_t l = li == idx ? (repl ? strlen(repl) : 0) : t->lines[li].len;
+
+			if (l)
+				memcpy(o, s, l);
+			o += l;
+		}
+		if (append && f == t->target) {
+			/* A last line without a newline gets one before the new statement. */
+			if (o > text + nf->off && o[-1] != '\n')
+				*o++ = '\n';
+			written = 1;
+			for (const char *p = text + nf->off; (p = memchr(p, '\n', o - p)); p++)
+				written++;
+			o = stpcpy(o, append);
+		}
+		nf->len = o - text - nf->off;
 	}
-	if (append) {
-		/* A last line without a newline gets one before the new statement. */
-		if (o > text && o[-1] != '\n')
-			*o++ = '\n';
-		written = 1;
-		for (const char *p = text; (p = memchr(p, '\n', o - p)); p++)
-			written++;
-		o = stpcpy(o, append);
-	}
+	n->target = t->target;
 	r = parse_text(n, text, o - text, TEXT_OWNED);
 	text = NULL;
 	if (r < 0)
@@ -844,7 +1168,7 @@ static int table_splice(struct da_table *t, size_t idx, const char *repl, const 
 	for (size_t i = 0; written && i < n->problems.n; i++) {
 		const struct da_problem *p = &n->problems.v[i];
 
-		if (p->line == written) {
+		if (p->line == written && p->file && streq(p->file, target_path(n))) {
 			r = da_diag_add(diag, p->file, 0, false, "%s", p->msg) ?: -EINVAL;
 			break;
 		}
@@ -862,6 +1186,21 @@ out:
 	return r;
 }
 
+/*
+ * Refuse, with the reason in @diag, to change statement @a when it lives in
+ * another file than the one being edited: that file is someone else's
+ * (a drop-in of a configuration tool) and is not written.
+ */
+static int other_file(const struct da_table *t, const struct da_alias *a, struct da_diag *diag)
+{
+	if (t->lines[a->lineidx].file == t->target)
+		return 0;
+	return da_diag_add(diag, target_path(t), 0, false,
+			   "alias '%s' is defined in %s:%u, not in this file; edit that file (--file %s)",
+			   a->name, a->file, a->line, a->file)
+		       ?: -EXDEV;
+}
+
 static int report_conflict(struct da_table *t, const char *name, const struct da_alias *self,
 			   struct da_diag *diag)
 {
@@ -873,7 +1212,7 @@ static int report_conflict(struct da_table *t, const char *name, const struct da
 		return -ENOMEM;
 	if (!msg)
 		return 0;
-	r = da_diag_add(diag, t->path, 0, false, "%s", msg);
+	r = da_diag_add(diag, target_path(t), 0, false, "%s", msg);
 	free(msg);
 	if (r < 0)
 		return r;
@@ -886,9 +1225,9 @@ static struct da_alias *find_or_report(struct da_table *t, const char *name, str
 	struct da_alias *a = hashmap_get(&t->names, name);
 
 	if (!a)
-		da_diag_add(diag, t->path, 0, false, "no alias '%s'", name);
+		da_diag_add(diag, target_path(t), 0, false, "no alias '%s'", name);
 	else if (a->conflict)
-		da_diag_add(diag, t->path, a->line, false,
+		da_diag_add(diag, a->file, a->line, false,
 			    "alias '%s' conflicts with another line and applies nowhere; "
 			    "fix that first (diskalias check)",
 			    a->name);
@@ -907,7 +1246,7 @@ static int check_identity(const struct da_table *t, enum da_id_kind kind, const 
 	if (da_identity_check(kind, value, &reason) == 0)
 		return 0;
 	shown = str_escape(value, strlen(value), DA_QUOTE_MAX, true);
-	return da_diag_add(diag, t->path, 0, false, "invalid identity '%s:%s': %s",
+	return da_diag_add(diag, target_path(t), 0, false, "invalid identity '%s:%s': %s",
 			   da_id_kind_name(kind), shown ? shown : "", reason)
 		       ?: -EINVAL;
 }
@@ -956,6 +1295,9 @@ DA_EXPORT int da_table_rebind(struct da_table *t, const char *name, enum da_id_k
 	a = find_or_report(t, name, diag);
 	if (!a)
 		return -ENOENT;
+	r = other_file(t, a, diag);
+	if (r < 0)
+		return r;
 	id = format_identity(kind, value);
 	if (!id)
 		return -ENOMEM;
@@ -965,10 +1307,12 @@ DA_EXPORT int da_table_rebind(struct da_table *t, const char *name, enum da_id_k
 	return table_splice(t, a->lineidx, line, NULL, diag);
 }
 
-/* The first statement named @name exactly (any case when @fold), bound or not; or NULL. */
-static const struct da_alias *find_statement(const struct da_table *t, const char *name, bool fold)
+/* The first statement from @from on named @name exactly (any case when @fold), bound or not; or
+ * NULL. */
+static const struct da_alias *find_statement(const struct da_table *t, const char *name, bool fold,
+					     size_t from)
 {
-	for (size_t i = 0; i < t->nstmts; i++)
+	for (size_t i = from; i < t->nstmts; i++)
 		if (fold ? strcasecmp(t->store[i].name, name) == 0 : streq(t->store[i].name, name))
 			return &t->store[i];
 	return NULL;
@@ -986,11 +1330,15 @@ DA_EXPORT int da_table_remove(struct da_table *t, const char *name, struct da_di
 	 * lines of the name as written, or if none, of the name in any case.
 	 */
 	if (!hashmap_get(&t->names, name)) {
-		da_diag_add(diag, t->path, 0, false, "no alias '%s'", name);
+		da_diag_add(diag, target_path(t), 0, false, "no alias '%s'", name);
 		return -ENOENT;
 	}
-	fold = !find_statement(t, name, false);
-	while (r >= 0 && (a = find_statement(t, name, fold)))
+	fold = !find_statement(t, name, false, 0);
+	/* Nothing is removed unless every line of the name can be. */
+	for (a = find_statement(t, name, fold, 0); a && r >= 0;
+	     a = find_statement(t, name, fold, a - t->store + 1))
+		r = other_file(t, a, diag);
+	while (r >= 0 && (a = find_statement(t, name, fold, 0)))
 		r = table_splice(t, a->lineidx, NULL, NULL, diag);
 	return r;
 }
@@ -1004,6 +1352,9 @@ DA_EXPORT int da_table_rename(struct da_table *t, const char *oldname, const cha
 
 	if (!a)
 		return -ENOENT;
+	r = other_file(t, a, diag);
+	if (r < 0)
+		return r;
 	r = report_conflict(t, newname, a, diag);
 	if (r < 0)
 		return r;
@@ -1096,63 +1447,145 @@ static int lock_table(const char *path, int dirfd, struct da_diag *diag)
 	return fd;
 }
 
-DA_EXPORT int da_table_edit(const char *path, int (*edit)(struct da_table *table, void *data),
-			    void *data, struct da_diag *diag)
+/* A file of the table of @path an edit may write: @file itself, or the reason in @diag. */
+static int check_target(const char *path, const char *file, struct da_diag *diag)
 {
-	_cleanup_free_ char *real = NULL, *dircopy = NULL;
-	struct da_table *t = NULL;
-	struct stat st, *old = NULL;
-	int dirfd, lockfd = -1, fd, r, ret;
+	_cleanup_free_ char *dir = da_table_dropin_dir(path), *copy = strdup(file);
+	struct stat a, b;
+	char *parent;
 
-	/* A table that is a symlink is edited where it points, never replaced by a file. */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		real = realpath(path, NULL);
+	if (!dir || !copy)
+		return -ENOMEM;
+	parent = dirname(copy);
+	if (is_dropin_name(path_basename(file)) &&
+	    (streq(parent, dir) || (stat(parent, &a) == 0 && stat(dir, &b) == 0 &&
+				    a.st_dev == b.st_dev && a.st_ino == b.st_ino)))
+		return 0;
+	return da_diag_add(diag, file, 0, false,
+			   "neither the table nor one of its drop-ins (%s/*.conf): it would not be read",
+			   dir)
+		       ?: -EINVAL;
+}
+
+DA_EXPORT int da_table_edit_file(const char *path, const char *file,
+				 int (*edit)(struct da_table *table, void *data), void *data,
+				 struct da_diag *diag)
+{
+	_cleanup_free_ char *real = NULL, *realmain = NULL, *dircopy = NULL, *maindir = NULL;
+	_cleanup_free_ char *dropins = NULL, *tpath = NULL;
+	const char *save = NULL, *extra = NULL;
+	struct da_table *t = NULL;
+	struct stat st, tst, *old = NULL;
+	int dirfd = -1, maindirfd = -1, lockfd = -1, fd = -1, r, ret;
+
+	if (file && streq(file, path))
+		file = NULL;
+	if (file) {
+		r = check_target(path, file, diag);
+		if (r < 0)
+			return r;
+		extra = path_basename(file);
+		dropins = da_table_dropin_dir(path);
+		tpath = dropins ? xasprintf("%s/%s", dropins, extra) : NULL;
+		if (!tpath)
+			return -ENOMEM;
+		if (is_masked(tpath))
+			return da_diag_add(diag, tpath, 0, false,
+					   "masked (a link to /dev/null); refusing to edit it")
+				       ?: -EPERM;
+		/* The first drop-in makes the directory (its parent must be there). */
+		if (!dropins || (mkdir(dropins, 0755) < 0 && errno != EEXIST)) {
+			r = dropins ? -errno : -ENOMEM;
+			if (dropins)
+				da_diag_add(diag, dropins, 0, false, "cannot create it: %s",
+					    strerror(-r));
+			return r;
+		}
+	}
+	/* A file that is a symlink is edited where it points, never replaced by a file. */
+	save = file ?: path;
+	if (lstat(save, &st) == 0 && S_ISLNK(st.st_mode)) {
+		real = realpath(save, NULL);
 		if (!real) {
 			r = -errno;
-			da_diag_add(diag, path, 0, false, "a symlink to %s; refusing to edit it",
+			da_diag_add(diag, save, 0, false, "a symlink to %s; refusing to edit it",
 				    r == -ENOENT ? "a missing file" : strerror(-r));
 			return r;
 		}
-		path = real;
+		save = real;
 	}
-	dircopy = strdup(path);
-	if (!dircopy)
+	/* One lock for the table and all its drop-ins, beside the main file. */
+	realmain =
+		lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(path, NULL) : strdup(path);
+	dircopy = strdup(save);
+	maindir = realmain ? strdup(realmain) : NULL;
+	if (!dircopy || !maindir)
 		return -ENOMEM;
 	dirfd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0) {
+	maindirfd = file ? open(dirname(maindir), O_RDONLY | O_DIRECTORY | O_CLOEXEC) : dirfd;
+	if (dirfd < 0 || maindirfd < 0) {
 		r = -errno;
-		da_diag_add(diag, path, 0, false, "cannot open its directory: %s", strerror(-r));
-		return r;
+		da_diag_add(diag, dirfd < 0 ? save : path, 0, false,
+			    "cannot open its directory: %s", strerror(-r));
+		goto out;
 	}
-	r = lockfd = lock_table(path, dirfd, diag);
+	r = lockfd = lock_table(realmain, maindirfd, diag);
 	if (r < 0)
 		goto out;
 	/* What an editor killed mid-way left: nobody else writes while we hold the lock. */
-	remove_stale_temps_at(dirfd, path_basename(path));
+	remove_stale_temps_at(dirfd, path_basename(save));
 	r = da_table_open(path, &fd, &st, diag);
 	if (r < 0)
 		goto out;
-	if (fd >= 0)
-		old = &st;
 	/* The table's own problems are the readers' to report: an edit keeps those lines as they
 	 * are. */
-	r = da_table_load_opened(path, fd, &st, NULL, &t);
-	if (fd >= 0)
-		close(fd);
+	r = load_files(path, fd, &st, extra, NULL, &t);
 	if (r < 0)
 		goto out;
+	if (file) {
+		/* A drop-in that could not be read (the reader said why) is not written over. */
+		bool unread = false;
+
+		for (size_t i = 0; i < t->problems.n; i++) {
+			const struct da_problem *p = &t->problems.v[i];
+
+			unread |= !p->line && p->file &&
+				  (streq(p->file, tpath) || streq(p->file, dropins));
+		}
+		while (t->target < t->nfiles && !streq(t->files[t->target].path, tpath))
+			t->target++;
+		if (unread || t->target == t->nfiles) {
+			r = da_diag_add(diag, tpath, 0, false,
+					"cannot be read; refusing to edit it")
+				    ?: -EPERM;
+			goto out;
+		}
+	}
+	if (stat(save, &tst) == 0)
+		old = &tst;
 	ret = edit(t, data);
 	if (ret < 0) {
 		r = ret;
 		goto out;
 	}
-	r = save_atomic(t, path, dirfd, old, diag);
+	r = save_atomic(t, save, dirfd, old, diag);
 	if (r == 0)
 		r = ret;
 out:
 	da_table_free(t);
+	if (fd >= 0)
+		close(fd);
 	if (lockfd >= 0)
 		close(lockfd);
-	close(dirfd);
+	if (maindirfd >= 0 && maindirfd != dirfd)
+		close(maindirfd);
+	if (dirfd >= 0)
+		close(dirfd);
 	return r;
+}
+
+DA_EXPORT int da_table_edit(const char *path, int (*edit)(struct da_table *table, void *data),
+			    void *data, struct da_diag *diag)
+{
+	return da_table_edit_file(path, NULL, edit, data, diag);
 }

@@ -33,13 +33,14 @@
 #include "internal.h"
 
 /* The format's version is in its magic: a new format does not read an old index. */
-static const char index_magic[8] = "DAIDX02";
+static const char index_magic[8] = "DAIDX03";
 
 /* In host byte order: the index never leaves the machine that made it. */
 struct index_header {
 	char magic[8];
 	uint64_t dev, ino, size;
 	int64_t mtime_sec, mtime_nsec, ctime_sec, ctime_nsec;
+	uint64_t dropins;    /* da_table_dropins_stamp() */
 	uint32_t path_len;   /* the table's path follows, padded to 4 bytes */
 	uint32_t hash_check; /* key_hash() of a fixed identity: the same hash function */
 	/* Up to here: which table, as stamp() writes it; no padding before this point. */
@@ -48,7 +49,7 @@ struct index_header {
 	uint32_t blob_len; /* then the tokens' bytes */
 };
 
-_Static_assert(offsetof(struct index_header, nbuckets) == 8 + 7 * 8 + 2 * 4,
+_Static_assert(offsetof(struct index_header, nbuckets) == 8 + 8 * 8 + 2 * 4,
 	       "the table's stamp is compared with memcmp(): it must hold no padding");
 
 struct index_entry {
@@ -81,7 +82,7 @@ static size_t pad4(size_t n)
 	return (n + 3) & ~(size_t)3;
 }
 
-static void stamp(struct index_header *h, const char *path, const struct stat *st)
+static void stamp(struct index_header *h, const char *path, const struct stat *st, uint64_t dropins)
 {
 	memcpy(h->magic, index_magic, sizeof(h->magic));
 	h->path_len = strlen(path);
@@ -95,6 +96,7 @@ static void stamp(struct index_header *h, const char *path, const struct stat *s
 	h->mtime_nsec = st->st_mtim.tv_nsec;
 	h->ctime_sec = st->st_ctim.tv_sec;
 	h->ctime_nsec = st->st_ctim.tv_nsec;
+	h->dropins = dropins;
 }
 
 /*
@@ -103,7 +105,7 @@ static void stamp(struct index_header *h, const char *path, const struct stat *s
  * the index was made (the last good copy of a table that cannot be used now).
  */
 static bool index_view(const char *map, size_t len, const char *path, const struct stat *st,
-		       struct index_view *v)
+		       uint64_t dropins, struct index_view *v)
 {
 	struct index_header want = {}, h;
 	uint64_t need;
@@ -111,7 +113,7 @@ static bool index_view(const char *map, size_t len, const char *path, const stru
 	if (len < sizeof(h))
 		return false;
 	memcpy(&h, map, sizeof(h));
-	stamp(&want, path, st);
+	stamp(&want, path, st, dropins);
 	if (!st) {
 		/* Any table's stamp, but the same format, path and hash function. */
 		memcpy(&want.dev, &h.dev,
@@ -216,7 +218,7 @@ static int index_lookup(const struct index_view *v, const char *path, const stru
  * the caller's, in a directory others can write, spoiled), or -ENOMEM.
  */
 static int index_read(const struct da_ctx *ctx, const char *path, const struct stat *st,
-		      const struct da_devlist *list, struct da_table **ret_table)
+		      uint64_t dropins, const struct da_devlist *list, struct da_table **ret_table)
 {
 	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
 	_cleanup_free_ char *index_path = da_ctx_path(ctx, DA_FILE_TABLE_INDEX);
@@ -244,7 +246,7 @@ static int index_read(const struct da_ctx *ctx, const char *path, const struct s
 	close(fd);
 	if (map == MAP_FAILED)
 		return 0;
-	if (index_view(map, ist.st_size, path, st, &v))
+	if (index_view(map, ist.st_size, path, st, dropins, &v))
 		r = index_lookup(&v, path, list, ret_table);
 	munmap(map, ist.st_size);
 	return r;
@@ -252,7 +254,7 @@ static int index_read(const struct da_ctx *ctx, const char *path, const struct s
 
 /* The index of table @t (file @path as @st describes) in one buffer, its length in *ret_len. */
 static char *index_build(const struct da_table *t, const char *path, const struct stat *st,
-			 size_t *ret_len)
+			 uint64_t dropins, size_t *ret_len)
 {
 	size_t n = da_table_count(t), nb = 1, blob = 0, len;
 	struct index_header h = {};
@@ -271,7 +273,7 @@ static char *index_build(const struct da_table *t, const char *path, const struc
 		da_alias_raw(t, da_table_get(t, i), &name, &nlen, &id, &idlen);
 		blob += nlen + idlen;
 	}
-	stamp(&h, path, st);
+	stamp(&h, path, st, dropins);
 	h.nbuckets = nb;
 	h.nentries = n;
 	h.blob_len = blob;
@@ -315,7 +317,7 @@ static char *index_build(const struct da_table *t, const char *path, const struc
 
 /* Replace the index of @ctx with one of @t; best effort, as a cache is. */
 static void index_write(const struct da_ctx *ctx, const struct da_table *t, const char *path,
-			const struct stat *st)
+			const struct stat *st, uint64_t dropins)
 {
 	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
 	_cleanup_free_ char *index_path = da_ctx_path(ctx, DA_FILE_TABLE_INDEX);
@@ -329,7 +331,7 @@ static void index_write(const struct da_ctx *ctx, const struct da_table *t, cons
 	dfd = open_private_dir(dir, true);
 	if (dfd < 0)
 		return;
-	buf = index_build(t, path, st, &len);
+	buf = index_build(t, path, st, dropins, &len);
 	if (buf)
 		replace_file_at(dfd, path_basename(index_path), buf, len, 0644, -1, -1, false);
 	close(dfd);
@@ -342,6 +344,7 @@ DA_EXPORT int da_table_load_indexed(const struct da_ctx *ctx, const char *path,
 	_cleanup_free_ char *renamed_path = da_ctx_path(ctx, DA_FILE_RENAMED);
 	struct da_diag why = {};
 	struct stat st, rst;
+	uint64_t dropins;
 	int fd, r;
 
 	if (!renamed_path)
@@ -353,7 +356,7 @@ DA_EXPORT int da_table_load_indexed(const struct da_ctx *ctx, const char *path,
 		 * unreadable, not a file): the names of the last table that could
 		 * be are better than none, and it is said so.
 		 */
-		int q = r == -ENOMEM ? 0 : index_read(ctx, path, NULL, list, ret_table);
+		int q = r == -ENOMEM ? 0 : index_read(ctx, path, NULL, 0, list, ret_table);
 
 		for (size_t i = 0; i < why.n; i++)
 			da_diag_add(diag, why.v[i].file, why.v[i].line, false, "%s%s", why.v[i].msg,
@@ -364,14 +367,18 @@ DA_EXPORT int da_table_load_indexed(const struct da_ctx *ctx, const char *path,
 	}
 	if (fd < 0) /* no table: nothing to index */
 		return da_table_load_opened(path, fd, &st, diag, ret_table);
+	/*
+	 * The drop-ins are stamped before they are read: one changed in between
+	 * leaves an index with the old stamp, which the next call passes over.
+	 */
+	r = da_table_dropins_stamp(path, &dropins);
 	/* Old names kept by a forced rename are checked against the whole table (renamed.c). */
-	r = stat(renamed_path, &rst) == 0 && rst.st_size > 0
-		    ? 0
-		    : index_read(ctx, path, &st, list, ret_table);
+	if (r == 0 && !(stat(renamed_path, &rst) == 0 && rst.st_size > 0))
+		r = index_read(ctx, path, &st, dropins, list, ret_table);
 	if (r == 0) {
 		r = da_table_load_opened(path, fd, &st, diag, ret_table);
 		if (r == 0 && (flags & DA_INDEX_WRITE))
-			index_write(ctx, *ret_table, path, &st);
+			index_write(ctx, *ret_table, path, &st, dropins);
 	}
 	close(fd);
 	return r < 0 ? r : 0;

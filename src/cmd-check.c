@@ -35,14 +35,14 @@ int cmd_check(struct tool *t, int argc, char **argv)
 			break;
 		case DA_ALIAS_MISSING:
 			missing++;
-			da_diag_add(&diag, t->table_path, da_alias_line(a), true,
+			da_diag_add(&diag, da_alias_file(a), da_alias_line(a), true,
 				    "alias '%s' (%s): no such disk present", da_alias_name(a),
 				    da_alias_identity(a));
 			break;
 		case DA_ALIAS_AMBIGUOUS:
 			ambiguous++;
 			devs = tool_matching_devices(t, da_alias_kind(a), da_alias_value(a));
-			da_diag_add(&diag, t->table_path, da_alias_line(a), false,
+			da_diag_add(&diag, da_alias_file(a), da_alias_line(a), false,
 				    "alias '%s' (%s) matches %zu devices (%s) and names none of them; bind it by something unique",
 				    da_alias_name(a), da_alias_identity(a),
 				    da_map_alias_matches(t->map, i), devs ? devs : "");

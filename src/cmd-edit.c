@@ -10,17 +10,20 @@ struct edit {
 	char **names; /* unset: every name to remove */
 	enum da_id_kind kind;
 	const char *value;
+	const char *file; /* --file as given: the file to write; NULL: the table */
 	bool force;
 	struct da_diag diag;
 };
 
-/* Parse a command's options; fills @force/@by. Returns -1 to go on or an exit code. */
-static int parse_edit_opts(struct tool *t, int argc, char **argv, const char *usage, bool *force,
-			   enum da_id_kind *by)
+/* Parse a command's options; fills @e's force and file, and @by. Returns -1 to go on or an exit
+ * code. */
+static int parse_edit_opts(struct tool *t, int argc, char **argv, const char *usage, struct edit *e,
+			   bool force, enum da_id_kind *by)
 {
 	static const struct option opts[] = {
 		{ "force", no_argument, NULL, 'f' },
 		{ "by", required_argument, NULL, 'B' },
+		{ "file", required_argument, NULL, 'F' },
 		GLOBAL_LONG_OPTS,
 		{},
 	};
@@ -31,7 +34,10 @@ static int parse_edit_opts(struct tool *t, int argc, char **argv, const char *us
 		case 'f':
 			if (!force)
 				return usage_error(t->cmd, "unrecognized option '--force'");
-			*force = true;
+			e->force = true;
+			break;
+		case 'F':
+			e->file = optarg;
 			break;
 		case 'B':
 			if (!by)
@@ -55,11 +61,17 @@ static int parse_edit_opts(struct tool *t, int argc, char **argv, const char *us
 /* Run @fn on the table under its lock and report the outcome. */
 static int run_edit(struct tool *t, int (*fn)(struct da_table *, void *), struct edit *e)
 {
+	_cleanup_free_ char *file = NULL;
 	int r;
 
 	if (tool_load(t, NEED_TABLE) < 0)
 		return EXIT_FAIL;
-	r = da_table_edit(t->table_path, fn, e, &e->diag);
+	file = e->file ? tool_table_file(t, e->file) : NULL;
+	if (e->file && !file) {
+		errmsg("out of memory");
+		return EXIT_FAIL;
+	}
+	r = da_table_edit_file(t->table_path, file, fn, e, &e->diag);
 	print_diag(&e->diag);
 	if (r < 0 && !e->diag.n)
 		errmsg("%s: %s", t->table_path, strerror(-r));
@@ -84,7 +96,7 @@ static int edit_set(struct da_table *tb, void *data)
 	if (da_alias_kind(a) == e->kind && da_id_value_equal(e->kind, da_alias_value(a), e->value))
 		return 0;
 	if (!e->force) {
-		da_diag_add(&e->diag, da_table_path(tb), da_alias_line(a), false,
+		da_diag_add(&e->diag, da_alias_file(a), da_alias_line(a), false,
 			    "alias '%s' is already defined as %s; use --force to rebind it",
 			    da_alias_name(a), da_alias_identity(a));
 		return -EEXIST;
@@ -241,6 +253,8 @@ static const char set_usage[] =
 	"\n"
 	"Options:\n"
 	"     --by <kind>   bind by this kind of identity (path: the name follows the slot)\n"
+	"     --file <file> write the line into this drop-in (NAME.conf: one in the\n"
+	"                   table's NAME.d directory), not into the table itself\n"
 	" -f, --force       rebind an alias that is already defined\n";
 
 int cmd_set(struct tool *t, int argc, char **argv)
@@ -254,7 +268,7 @@ int cmd_set(struct tool *t, int argc, char **argv)
 	size_t n = 0;
 	int r;
 
-	r = parse_edit_opts(t, argc, argv, set_usage, &e.force, &by);
+	r = parse_edit_opts(t, argc, argv, set_usage, &e, true, &by);
 	if (r >= 0)
 		return r;
 	if (argc - optind != 2)
@@ -333,10 +347,15 @@ static int edit_unset(struct da_table *tb, void *data)
 	return da_table_remove(tb, e->name, &e->diag);
 }
 
-static const char unset_usage[] = "Usage:\n"
-				  " diskalias unset <name>...\n"
-				  "\n"
-				  "Remove aliases from the table.\n";
+static const char unset_usage[] =
+	"Usage:\n"
+	" diskalias unset [options] <name>...\n"
+	"\n"
+	"Remove aliases from the table.\n"
+	"\n"
+	"Options:\n"
+	"     --file <file>  remove them from this drop-in (NAME.conf: one in the\n"
+	"                    table's NAME.d directory), not from the table itself\n";
 
 static int edit_unset_all(struct da_table *tb, void *data)
 {
@@ -359,7 +378,7 @@ int cmd_unset(struct tool *t, int argc, char **argv)
 	struct edit e = {};
 	int r;
 
-	r = parse_edit_opts(t, argc, argv, unset_usage, NULL, NULL);
+	r = parse_edit_opts(t, argc, argv, unset_usage, &e, false, NULL);
 	if (r >= 0)
 		return r;
 	if (optind >= argc)
@@ -390,9 +409,12 @@ static const char rename_usage[] =
 	"Rename an alias, keeping what it is bound to.\n"
 	"\n"
 	"Options:\n"
-	" -f, --force   rename even while the old name is in use (mounted through its\n"
-	"               link, named in fstab, crypttab, mdadm.conf or smartd.conf);\n"
-	"               the old link is kept until the device goes away or the next boot\n";
+	"     --file <file>  rename it in this drop-in (NAME.conf: one in the table's\n"
+	"                    NAME.d directory), not in the table itself\n"
+	" -f, --force        rename even while the old name is in use (mounted through\n"
+	"                    its link, named in fstab, crypttab, mdadm.conf or\n"
+	"                    smartd.conf); the old link is kept until the device goes\n"
+	"                    away or the next boot\n";
 
 static int print_use(void *userdata, const char *file, unsigned int line, const char *what)
 {
@@ -407,7 +429,7 @@ int cmd_rename(struct tool *t, int argc, char **argv)
 	struct edit e = {};
 	int r, uses = 0;
 
-	r = parse_edit_opts(t, argc, argv, rename_usage, &e.force, NULL);
+	r = parse_edit_opts(t, argc, argv, rename_usage, &e, true, NULL);
 	if (r >= 0)
 		return r;
 	if (argc - optind != 2)

@@ -26,7 +26,9 @@ static const char import_usage[] =
 	"then 1.\n"
 	"\n"
 	"Options:\n"
-	"     --write       add the lines to the table (in one locked edit)\n";
+	"     --write       add the lines to the table (in one locked edit)\n"
+	"     --file <file> with --write, add them to this drop-in instead (NAME.conf:\n"
+	"                   one in the table's NAME.d directory)\n";
 
 struct source {
 	const char *file;
@@ -37,6 +39,7 @@ struct import {
 	struct tool *t;
 	struct da_table *lines; /* what was translated, as a table of its own */
 	struct source *src;	/* where line i + 1 of it came from */
+	const char *target;	/* the file --write writes */
 	size_t skipped, written;
 };
 
@@ -357,7 +360,7 @@ static int add_all(struct da_table *tb, void *data)
 		if (da_table_add(tb, da_alias_name(a), da_alias_kind(a), da_alias_value(a), &diag) <
 		    0)
 			skip(im, im->src[i].file, im->src[i].line, "%s (in %s)",
-			     diag.n ? diag.v[diag.n - 1].msg : "out of memory", im->t->table_path);
+			     diag.n ? diag.v[diag.n - 1].msg : "out of memory", im->target);
 		else
 			im->written++;
 		da_diag_clear(&diag);
@@ -369,19 +372,24 @@ int cmd_import(struct tool *t, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "write", no_argument, NULL, 'W' },
+		{ "file", required_argument, NULL, 'F' },
 		GLOBAL_LONG_OPTS,
 		{},
 	};
 	struct import im = { .t = t };
 	struct da_diag diag = {};
+	_cleanup_free_ char *file = NULL;
+	const char *what, *file_arg = NULL;
 	bool write = false;
-	const char *what;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "+" GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
 		switch (c) {
 		case 'W':
 			write = true;
+			break;
+		case 'F':
+			file_arg = optarg;
 			break;
 		default:
 			r = tool_common_option(t, c, import_usage);
@@ -391,6 +399,8 @@ int cmd_import(struct tool *t, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error(argv[0], "expected vdev_id or multipath");
+	if (file_arg && !write)
+		return usage_error(argv[0], "--file goes with --write");
 	what = argv[optind++];
 	if (streq(what, "vdev_id") && argc - optind > 1)
 		return usage_error(argv[0], "vdev_id reads one file");
@@ -412,14 +422,16 @@ int cmd_import(struct tool *t, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	if (write && da_table_count(im.lines) > 0) {
-		r = da_table_edit(t->table_path, add_all, &im, &diag);
+		file = file_arg ? tool_table_file(t, file_arg) : strdup(t->table_path);
+		im.target = file;
+		r = file ? da_table_edit_file(t->table_path, file, add_all, &im, &diag) : -ENOMEM;
 		print_diag(&diag);
+		if (r < 0 && !diag.n)
+			errmsg("%s: %s", file ? file : t->table_path, strerror(-r));
 		da_diag_clear(&diag);
-		if (r < 0 && r != -ENOMEM)
-			errmsg("%s: %s", t->table_path, strerror(-r));
 		if (r >= 0)
 			printf("%zu alias%s written to %s\n", im.written,
-			       im.written == 1 ? "" : "es", t->table_path);
+			       im.written == 1 ? "" : "es", file);
 	} else if (!write) {
 		_cleanup_free_ char *text = da_table_format(im.lines, NULL);
 

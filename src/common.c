@@ -395,6 +395,16 @@ int tool_affected_dev(struct tool *t, const struct da_device *d, struct strv *kn
 	return r;
 }
 
+char *tool_table_file(const struct tool *t, const char *arg)
+{
+	_cleanup_free_ char *dir = NULL;
+
+	if (strchr(arg, '/'))
+		return strdup(arg);
+	dir = da_table_dropin_dir(t->table_path);
+	return dir ? xasprintf("%s/%s", dir, arg) : NULL;
+}
+
 int tool_affected(struct tool *t, const char *name, struct strv *knames)
 {
 	const struct da_alias *a;

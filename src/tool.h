@@ -173,6 +173,11 @@ char *tool_matching_devices(const struct tool *t, enum da_id_kind kind, const ch
 int tool_affected_dev(struct tool *t, const struct da_device *d, struct strv *knames);
 /* The same for the device alias @name names now, if any (best effort: loads what it can). */
 int tool_affected(struct tool *t, const char *name, struct strv *knames);
+/*
+ * The file an edit's --file @arg names: a bare NAME.conf is a drop-in of
+ * the table (/etc/diskalias.d/NAME.conf), anything else a path. Caller frees.
+ */
+char *tool_table_file(const struct tool *t, const char *arg);
 /* After an edit: a change uevent for each of @knames where udev runs, else a note pointing at
  * apply. */
 void tool_notify(struct tool *t, const struct strv *knames);

@@ -460,6 +460,78 @@ static void test_edit_files_around(void **state)
 	close(p[1]);
 }
 
+static int remove_one(struct da_table *t, void *data)
+{
+	struct add_args *a = data;
+
+	return da_table_remove(t, a->name, a->diag);
+}
+
+/* Drop-ins: one text in file order, problems per file, edits of one file only. */
+static void test_dropins(void **state)
+{
+	char dir[] = "/tmp/da-table-XXXXXX", path[64], d[64], f10[96], f20[96];
+	struct da_diag diag = {};
+	struct add_args args = { "third", &diag };
+	struct da_table *t;
+	struct stat st;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/t.conf", dir);
+	snprintf(d, sizeof(d), "%s/t.d", dir);
+	snprintf(f10, sizeof(f10), "%s/10-a.conf", d);
+	snprintf(f20, sizeof(f20), "%s/20-b.conf", d);
+	assert_int_equal(mkdir(d, 0755), 0);
+	write_text(path, "alias main serial:M\nalias dup serial:D1\n");
+	/* The later drop-in is read later, whatever order the directory lists them in. */
+	write_text(f20, "alias second serial:S2\nalias dup serial:D2\nbroken\n");
+	write_text(f10, "alias first serial:S1"); /* no newline at the end */
+	assert_int_equal(da_table_load(path, &diag, &t), 0);
+	assert_int_equal(da_table_count(t), 3);
+	assert_string_equal(da_alias_name(da_table_get(t, 1)), "first");
+	assert_string_equal(da_alias_file(da_table_get(t, 1)), f10);
+	assert_int_equal(da_alias_line(da_table_get(t, 2)), 1);
+	assert_string_equal(da_alias_file(da_table_get(t, 0)), path);
+	assert_int_equal(diag.n, 2);
+	assert_string_equal(diag.v[0].file, f20);
+	assert_int_equal(diag.v[0].line, 2);
+	assert_non_null(strstr(diag.v[0].msg, "also defined on "));
+	assert_non_null(strstr(diag.v[0].msg, "t.conf:2"));
+	assert_int_equal(diag.v[1].line, 3);
+	da_diag_clear(&diag);
+	da_table_free(t);
+
+	/* The main table is written; a name of a drop-in is taken there too. */
+	assert_int_equal(da_table_edit(path, add_one, &args, &diag), 0);
+	assert_file(path, "alias main serial:M\nalias dup serial:D1\nalias third serial:S1\n");
+	args.name = "first";
+	assert_int_equal(da_table_edit(path, add_one, &args, &diag), -EEXIST);
+	da_diag_clear(&diag);
+	/* A drop-in's line is changed only through that drop-in; nothing is written else. */
+	assert_int_equal(da_table_edit(path, remove_one, &args, &diag), -EXDEV);
+	assert_int_equal(diag.n, 1);
+	assert_non_null(strstr(diag.v[0].msg, "10-a.conf:1"));
+	da_diag_clear(&diag);
+	args.name = "dup"; /* in two files: neither is removed */
+	assert_int_equal(da_table_edit_file(path, f20, remove_one, &args, &diag), -EXDEV);
+	da_diag_clear(&diag);
+	assert_file(f20, "alias second serial:S2\nalias dup serial:D2\nbroken\n");
+	args.name = "first";
+	assert_int_equal(da_table_edit_file(path, f10, remove_one, &args, &diag), 0);
+	assert_int_equal(stat(f10, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	/* A new drop-in is made; one elsewhere is refused. */
+	snprintf(f10, sizeof(f10), "%s/30-new.conf", d);
+	args.name = "fourth";
+	assert_int_equal(da_table_edit_file(path, f10, add_one, &args, &diag), 0);
+	assert_file(f10, "alias fourth serial:S1\n");
+	snprintf(f10, sizeof(f10), "%s/30-new.conf", dir);
+	assert_int_equal(da_table_edit_file(path, f10, add_one, &args, &diag), -EINVAL);
+	assert_int_equal(diag.n, 1);
+	da_diag_clear(&diag);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -470,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_edit_keeps_bytes),
 		cmocka_unit_test(test_edit_refusals_change_nothing),
 		cmocka_unit_test(test_edit_file),
+		cmocka_unit_test(test_dropins),
 		cmocka_unit_test(test_edit_conflicts),
 		cmocka_unit_test(test_edit_files_around),
 	};

@@ -52,6 +52,13 @@ alias mpathb serial:TAKEN
 T
 da import --write multipath "$ROOT/etc/multipath/bindings"
 cat "$ROOT/etc/diskalias.conf"
+# --file: into a drop-in of its own, as a configuration tool would own it.
+table <<'T'
+alias mpathb serial:TAKEN
+T
+da import --write --file 50-multipath.conf multipath "$ROOT/etc/multipath/bindings"
+cat "$ROOT/etc/diskalias.d/50-multipath.conf"
+da import --file 50-multipath.conf multipath
 da import vdev_id "$ROOT/etc/nonexistent.conf"
 da import zpool
 da import
