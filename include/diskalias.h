@@ -495,6 +495,19 @@ typedef int (*da_rewrite_write_fn)(void *userdata, const struct iovec *iov, int 
  */
 int da_rewriter_new(const struct da_map *map, enum da_rewrite_mode mode, da_rewrite_write_fn write,
 		    void *userdata, struct da_rewriter **ret_rw);
+/* A name a kernel name stood for at some time, as a saved log's mapping records give it. */
+struct da_rename {
+	const char *kname; /* "sdc" */
+	const char *name;  /* "bay07" */
+	bool disk;	   /* its partitions are named after it: sdc1 -> bay07p1 */
+};
+/*
+ * As da_rewriter_new(), for the @n names of @v instead of a map's (names
+ * the devices had at another time, not looked up on this machine): each
+ * kernel name and its /dev node (back, with DA_REWRITE_REVERSE).
+ */
+int da_rewriter_new_names(const struct da_rename *v, size_t n, enum da_rewrite_mode mode,
+			  da_rewrite_write_fn write, void *userdata, struct da_rewriter **ret_rw);
 void da_rewriter_free(struct da_rewriter *rw);
 /*
  * Feed @len bytes of a stream. Everything is written out before it returns

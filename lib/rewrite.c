@@ -310,6 +310,25 @@ static int add_forward(struct builder *b, const struct da_map *map, const struct
 	return r;
 }
 
+/* A name of @v: kernel name and /dev node to the name (or, @reverse, back). */
+static int add_rename(struct builder *b, const struct da_rename *v, bool reverse)
+{
+	const char *kname = keep(&b->strings, strdup(v->kname));
+	const char *name = keep(&b->strings, strdup(v->name));
+	const char *node = keep(&b->strings, da_devnode(v->kname));
+	const char *link = keep(&b->strings, da_alias_node(v->name));
+	int r;
+
+	if (!kname || !name || !node || !link)
+		return -ENOMEM;
+	if (reverse) {
+		r = add_pattern(b, strdup(name), kname, kname, v->disk);
+		return r < 0 ? r : add_pattern(b, strdup(link), node, kname, v->disk);
+	}
+	r = add_pattern(b, strdup(kname), name, name, v->disk);
+	return r < 0 ? r : add_pattern(b, strdup(node), link, name, v->disk);
+}
+
 /* The names of @d, alias to kernel name: every alias and its /dev/disk/by-alias/ link. */
 static int add_reverse(struct builder *b, const struct da_map *map, const struct da_device *d)
 {
@@ -485,11 +504,15 @@ static void init_classes(struct da_rewriter *rw)
 	rw->cls['/'] |= CLS_NOLEFT;
 }
 
-DA_EXPORT int da_rewriter_new(const struct da_map *map, enum da_rewrite_mode mode,
-			      da_rewrite_write_fn write, void *userdata,
-			      struct da_rewriter **ret_rw)
+/*
+ * A rewriter for the names of @map (@v and @n NULL and 0) or of the @n
+ * names of @v.
+ */
+static int rewriter_new(const struct da_map *map, const struct da_rename *v, size_t n,
+			enum da_rewrite_mode mode, da_rewrite_write_fn write, void *userdata,
+			struct da_rewriter **ret_rw)
 {
-	const struct da_devlist *list = da_map_devlist(map);
+	const struct da_devlist *list = map ? da_map_devlist(map) : NULL;
 	struct da_rewriter *rw;
 	struct builder b = {};
 	int r = 0;
@@ -503,11 +526,13 @@ DA_EXPORT int da_rewriter_new(const struct da_map *map, enum da_rewrite_mode mod
 	rw->write = write;
 	rw->userdata = userdata;
 	init_classes(rw);
-	for (size_t i = 0; r >= 0 && i < da_devlist_count(list); i++) {
+	for (size_t i = 0; r >= 0 && list && i < da_devlist_count(list); i++) {
 		const struct da_device *d = da_devlist_get(list, i);
 
 		r = mode == DA_REWRITE_REVERSE ? add_reverse(&b, map, d) : add_forward(&b, map, d);
 	}
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		r = add_rename(&b, &v[i], mode == DA_REWRITE_REVERSE);
 	if (r >= 0)
 		r = build_table(rw, &b);
 	free(b.v);
@@ -526,6 +551,20 @@ DA_EXPORT int da_rewriter_new(const struct da_map *map, enum da_rewrite_mode mod
 	}
 	*ret_rw = rw;
 	return 0;
+}
+
+DA_EXPORT int da_rewriter_new(const struct da_map *map, enum da_rewrite_mode mode,
+			      da_rewrite_write_fn write, void *userdata,
+			      struct da_rewriter **ret_rw)
+{
+	return rewriter_new(map, NULL, 0, mode, write, userdata, ret_rw);
+}
+
+DA_EXPORT int da_rewriter_new_names(const struct da_rename *v, size_t n, enum da_rewrite_mode mode,
+				    da_rewrite_write_fn write, void *userdata,
+				    struct da_rewriter **ret_rw)
+{
+	return rewriter_new(NULL, v, n, mode, write, userdata, ret_rw);
 }
 
 /* Write out the pieces gathered. They point into the text fed: done before a feed returns. */

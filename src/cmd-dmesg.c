@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "history.h"
 #include "jsonw.h"
 #include "tool.h"
 
@@ -30,7 +31,9 @@ static const char dmesg_usage[] =
 	" -l, --level <list>    only these levels (emerg,alert,crit,err,warn,notice,info,debug)\n"
 	" -J, --json            JSON, as util-linux dmesg -J (with -w: a record a line)\n"
 	" -F, --file <file>     read a saved log ('-': standard input): /dev/kmsg records,\n"
-	"                       or plain lines, which are only filtered\n";
+	"                       or plain lines, which are only filtered; a log that\n"
+	"                       carries mapping records (\"diskalias: sdc is bay07\") is\n"
+	"                       named by them, boot by boot, not by today's table\n";
 
 static const char *const levels[] = { "emerg", "alert",	 "crit", "err",
 				      "warn",  "notice", "info", "debug" };
@@ -47,9 +50,35 @@ struct dmesg {
 	bool json, ctime;
 	double boot; /* wall-clock time of boot, for -T */
 	struct jsonw json_out;
-	unsigned long line; /* of a saved log, for messages */
-	const char *what;   /* the saved log's name */
+	unsigned long line;	   /* of a saved log, for messages */
+	const char *what;	   /* the saved log's name */
+	struct history_walk *walk; /* a saved log named by its own records, or NULL */
+	size_t off;		   /* where the record being printed starts in the saved log */
 };
+
+/* The rewriter for the record being printed; NULL when no names are in force there. */
+static struct da_rewriter *rewriter(struct dmesg *m, int *ret)
+{
+	*ret = m->walk ? history_walk_to(m->walk, m->off) : 0;
+	return m->walk ? m->walk->rw : m->rw;
+}
+
+/* A line that ties two names ("diskalias: sdc is bay07"), printed as it is. */
+static bool keep_as_is(struct dmesg *m, const char *text)
+{
+	return strncmp(text, OWN_PREFIX, strlen(OWN_PREFIX)) == 0 ||
+	       (m->walk && history_record_at(m->walk, m->off));
+}
+
+/* @len bytes of @s rewritten by @rw (NULL: copied). Returns the names rewritten or -errno. */
+static int rewrite(struct da_rewriter *rw, const char *s, size_t len, char **ret, size_t *ret_len)
+{
+	if (rw)
+		return da_rewrite_buf(rw, s, len, ret, ret_len);
+	*ret = strndup(s, len);
+	*ret_len = len;
+	return *ret ? 0 : -ENOMEM;
+}
 
 static int parse_levels(const char *list, unsigned int *ret)
 {
@@ -102,23 +131,31 @@ static void print_time(const struct dmesg *m, uint64_t usec)
 /* One record, its text rewritten; the alias of its DEVICE= said when the text does not. */
 static int print_record(struct dmesg *m, const struct da_kmsg *rec)
 {
-	const struct da_device *d = da_kmsg_device(m->t->list, rec->device);
+	/* A saved log named by its own records: today's devices say nothing of it. */
+	const struct da_device *d = m->walk ? NULL : da_kmsg_device(m->t->list, rec->device);
 	const char *name = d ? da_map_device_name(m->t->map, d, 0) : NULL;
+	const char *kname = d ? da_device_kname(d) : NULL;
 	_cleanup_free_ char *text = NULL;
+	struct da_rewriter *rw;
 	size_t len;
 	int n;
 
 	if (!(m->levels & (1u << rec->level)))
 		return 0;
+	rw = rewriter(m, &n);
+	if (n < 0)
+		return n;
+	if (m->walk)
+		name = history_device_name(m->walk, rec->device, &kname);
 	/* diskalias's own "sdc is bay07" lines tie the two names: keep both. */
-	if (strncmp(rec->text, OWN_PREFIX, strlen(OWN_PREFIX)) == 0) {
+	if (keep_as_is(m, rec->text)) {
 		text = strdup(rec->text);
 		len = rec->text_len;
 		n = 1;
 		if (!text)
 			return -ENOMEM;
 	} else {
-		n = da_rewrite_buf(m->rw, rec->text, rec->text_len, &text, &len);
+		n = rewrite(rw, rec->text, rec->text_len, &text, &len);
 		if (n < 0)
 			return n;
 	}
@@ -152,9 +189,9 @@ static int print_record(struct dmesg *m, const struct da_kmsg *rec)
 			jsonw_key(w, "device");
 			jsonw_string(w, rec->device, strlen(rec->device));
 		}
-		if (d) {
+		if (kname) {
 			jsonw_key(w, "kname");
-			jsonw_string(w, da_device_kname(d), strlen(da_device_kname(d)));
+			jsonw_string(w, kname, strlen(kname));
 		}
 		if (name) {
 			jsonw_key(w, "alias");
@@ -213,9 +250,15 @@ static int handle_plain(struct dmesg *m, const char *buf, size_t len)
 		       m->what, m->line);
 		return -EINVAL;
 	}
+	struct da_rewriter *rw;
+
 	if (level >= 0 && !(m->levels & (1u << level)))
 		return 0;
-	r = da_rewrite_buf(m->rw, buf, len, &text, &len);
+	rw = rewriter(m, &r);
+	if (r < 0)
+		return r;
+	r = m->walk && history_record_at(m->walk, m->off) ? rewrite(NULL, buf, len, &text, &len)
+							  : rewrite(rw, buf, len, &text, &len);
 	if (r < 0)
 		return r;
 	if (len > 0 && text[len - 1] == '\n')
@@ -255,7 +298,7 @@ static int read_stream(struct dmesg *m, FILE *f, const char *what)
 {
 	_cleanup_free_ char *line = NULL;
 	struct strbuf rec = STRBUF_INIT;
-	size_t size = 0;
+	size_t size = 0, off = 0;
 	ssize_t n;
 	int r = 0;
 
@@ -272,6 +315,9 @@ static int read_stream(struct dmesg *m, FILE *f, const char *what)
 		}
 		if (n <= 0 || r < 0)
 			break;
+		if (!rec.len)
+			m->off = off;
+		off += n;
 		r = strbuf_add(&rec, line, n);
 		/* Plain lines are handled one by one, records when the next line starts. */
 		if (r >= 0 && !da_kmsg_is_record(rec.buf, rec.len)) {
@@ -289,6 +335,46 @@ static int read_stream(struct dmesg *m, FILE *f, const char *what)
 }
 
 /* /dev/kmsg itself: each read() returns one whole record. */
+/*
+ * A saved log, read whole: when it carries mapping records, each boot of it
+ * is named by its own (history.c), else by today's table.
+ */
+static int read_saved(struct dmesg *m, const char *file)
+{
+	const char *what = streq(file, "-") ? "standard input" : file;
+	_cleanup_free_ char *text = NULL;
+	struct history_walk walk;
+	struct history h;
+	size_t len;
+	FILE *f;
+	int r;
+
+	r = streq(file, "-") ? read_fd(STDIN_FILENO, &text, &len) : read_file(file, &text, &len);
+	if (r < 0) {
+		errmsg("%s: %s", what, strerror(-r));
+		return -1;
+	}
+	if (!len)
+		return 0;
+	r = history_scan(&h, text, len);
+	if (r < 0) {
+		errmsg("out of memory");
+		return -1;
+	}
+	history_walk_init(&walk, &h, DA_REWRITE_ALIAS, NULL, NULL);
+	m->walk = h.nrecs ? &walk : NULL;
+	f = fmemopen(text, len, "r");
+	r = f ? read_stream(m, f, what) : -1;
+	if (f)
+		fclose(f);
+	else
+		errmsg("%s: %s", what, strerror(errno));
+	m->walk = NULL;
+	history_walk_done(&walk);
+	history_free(&h);
+	return r;
+}
+
 static int read_kmsg(struct dmesg *m, int fd, const char *path, bool follow)
 {
 	_cleanup_free_ char *buf = malloc(RECORD_MAX);
@@ -437,15 +523,7 @@ int cmd_dmesg(struct tool *t, int argc, char **argv)
 		jsonw_open_array(&m.json_out);
 	}
 	if (file) {
-		FILE *f = streq(file, "-") ? stdin : fopen(file, "re");
-
-		if (!f) {
-			errmsg("%s: %s", file, strerror(errno));
-			goto out;
-		}
-		r = read_stream(&m, f, streq(file, "-") ? "standard input" : file);
-		if (f != stdin)
-			fclose(f);
+		r = read_saved(&m, file);
 		goto out;
 	}
 	fd = open_kmsg(t, follow, &path);

@@ -28,6 +28,8 @@ static const struct command {
 	{ "apply", cmd_apply, "make /dev/disk/by-alias links where no udev runs" },
 	{ "import", cmd_import, "aliases from vdev_id.conf or multipath, as table lines" },
 	{ "metrics", cmd_metrics, "the aliases as Prometheus metrics, for node_exporter" },
+	{ "history", cmd_history,
+	  "which kernel name was which alias, boot by boot, in a saved log" },
 	{ "help", cmd_help, "this help, or a command's (help <command>)" },
 };
 

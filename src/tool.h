@@ -197,6 +197,7 @@ int cmd_run(struct tool *t, int argc, char **argv);
 int cmd_udev(struct tool *t, int argc, char **argv);
 int cmd_apply(struct tool *t, int argc, char **argv);
 int cmd_metrics(struct tool *t, int argc, char **argv);
+int cmd_history(struct tool *t, int argc, char **argv);
 int cmd_import(struct tool *t, int argc, char **argv);
 
 #endif

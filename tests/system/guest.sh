@@ -10,6 +10,7 @@
 #   RESULT PASS|FAIL|SKIP <test>[: why]
 #   TABLE-BEGIN ... TABLE-END   the table, for the next boot's /etc
 #   HOTPLUG add|del             asks the host to hot-add or remove a disk
+#   DMESG-BEGIN ... DMESG-END   the boot's kernel log, at its end
 export PATH=/sbin:/bin:/usr/sbin:/usr/bin
 da=/sbin/diskalias
 
@@ -230,4 +231,8 @@ case ${TEST_PHASE:-1} in
 	cp /tmp/good.conf /etc/diskalias.conf
 	;;
 esac
+# The whole log of the boot (its mapping records among it), for the host's history test.
+echo DMESG-BEGIN
+dmesg -s 4194304
+echo DMESG-END
 exit 0
