@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 MESON_OPTS ?=
 
-.PHONY: all deps check run install uninstall kernel-check system-check bench asan-check fuzz format clean
+.PHONY: all deps check run install uninstall kernel-check system-check deb deb-check bench asan-check fuzz format clean
 
 all: $(BUILDDIR)/build.ninja
 	ninja -C $(BUILDDIR)
@@ -38,6 +38,17 @@ system-check: all
 	@scripts/install-deps system
 	tests/system/run-all
 
+# The Debian packages (diskalias, libdiskalias0, libdiskalias-dev) in build-deb/.
+deb:
+	@scripts/install-deps deb
+	scripts/make-deb build-deb
+
+# The packages checked, installed, upgraded and purged in a Debian 12 chroot,
+# and the root named by alias in early boot under QEMU.
+deb-check:
+	@scripts/install-deps deb
+	tests/debian/run
+
 bench: all
 	@scripts/install-deps bench
 	bench/run
@@ -59,4 +70,4 @@ format: deps
 	find include lib shared src tests kernel/tests -name '*.[ch]' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILDDIR) build-asan build-fuzz
+	rm -rf $(BUILDDIR) build-asan build-fuzz build-deb
