@@ -173,7 +173,7 @@ static int next_token(struct da_table *t, const char *s, size_t len, size_t *pos
 		*pos = i;
 		return 1;
 	}
-	/* The arena has room for every token of a line and its NUL (see parse_into()). */
+	/* The arena has room for every token of a line and its NUL (see parse_text()). */
 	v = t->arena + t->arena_used;
 	tok->off = i;
 	for (; i < len && s[i] != '\n' && (quoted || !is_blank(s[i])); i++) {
@@ -620,21 +620,15 @@ static int report_problems(const struct da_table *t, struct da_diag *diag)
 	return 0;
 }
 
-/* As da_table_parse() on a buffer or mapping the table takes, freed whatever happens. */
-static int table_parse_taken(const char *path, char *buf, size_t len, enum text_mode mode,
-			     struct da_diag *diag, struct da_table **ret_table)
+/*
+ * Parse @buf (taken as @mode says) into the new table @t, report its
+ * problems to @diag and hand it out; on failure @t is freed, with the buffer.
+ */
+static int parse_into(struct da_table *t, char *buf, size_t len, enum text_mode mode,
+		      struct da_diag *diag, struct da_table **ret_table)
 {
-	struct da_table *t = table_new(path);
-	int r;
+	int r = parse_text(t, buf, len, mode);
 
-	if (!t) {
-		if (mode == TEXT_MAPPED)
-			munmap(buf, len);
-		else if (mode == TEXT_OWNED)
-			free(buf);
-		return -ENOMEM;
-	}
-	r = parse_text(t, buf, len, mode);
 	if (r >= 0)
 		r = report_problems(t, diag);
 	if (r < 0) {
@@ -643,6 +637,22 @@ static int table_parse_taken(const char *path, char *buf, size_t len, enum text_
 	}
 	*ret_table = t;
 	return 0;
+}
+
+/* As da_table_parse() on a buffer or mapping the table takes, freed whatever happens. */
+static int table_parse_taken(const char *path, char *buf, size_t len, enum text_mode mode,
+			     struct da_diag *diag, struct da_table **ret_table)
+{
+	struct da_table *t = table_new(path);
+
+	if (!t) {
+		if (mode == TEXT_MAPPED)
+			munmap(buf, len);
+		else if (mode == TEXT_OWNED)
+			free(buf);
+		return -ENOMEM;
+	}
+	return parse_into(t, buf, len, mode, diag, ret_table);
 }
 
 DA_EXPORT int da_table_parse(const char *path, const char *buf, size_t len, struct da_diag *diag,
@@ -953,15 +963,11 @@ static int load_files(const char *path, int fd, const struct stat *st, const cha
 		return r;
 	}
 	buf = strbuf_detach(&text, &len);
-	r = buf ? parse_text(t, buf, len, TEXT_OWNED) : -ENOMEM;
-	if (r >= 0)
-		r = report_problems(t, diag);
-	if (r < 0) {
+	if (!buf) {
 		da_table_free(t);
-		return r;
+		return -ENOMEM;
 	}
-	*ret_table = t;
-	return 0;
+	return parse_into(t, buf, len, TEXT_OWNED, diag, ret_table);
 }
 
 int da_table_load_opened(const char *path, int fd, const struct stat *st, struct da_diag *diag,
