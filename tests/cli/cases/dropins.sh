@@ -76,3 +76,14 @@ echo 'alias more-b serial:VBLK-SERIAL2' >>"$ROOT/etc/diskalias.d/90-later.conf"
 ud
 mv "$ROOT/etc/diskalias.d/90-later.conf" "$ROOT/etc/diskalias.d/90-later.conf.off"
 ud
+# As root, a drop-in directory others can write is refused whole (anyone
+# could add a name), and said; a drop-in someone else owns, too.
+if [ "$(id -u)" = 0 ]; then
+	chmod 0777 "$ROOT/etc/diskalias.d"
+	da name vdb
+	chmod 0755 "$ROOT/etc/diskalias.d"
+	chown 1:1 "$ROOT/etc/diskalias.d/60-new.conf"
+	da name vdb
+	chown 0:0 "$ROOT/etc/diskalias.d/60-new.conf"
+	da name vdb
+fi
