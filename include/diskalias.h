@@ -371,6 +371,26 @@ const char *da_device_dm_name(const struct da_device *dev);
 /* The SCSI address H:C:T:L of a SCSI disk ("2:0:3:0", as in "sd 2:0:3:0: [sdc]"), or NULL. */
 const char *da_device_hctl(const struct da_device *dev);
 /*
+ * The kernel name of the @i-th device a device-mapper or md device is made
+ * of (sysfs "slaves"), and of the @i-th device made of @dev (its holders),
+ * or NULL past the last; read by da_devlist_scan() only.
+ */
+const char *da_device_slave(const struct da_device *dev, size_t i);
+const char *da_device_holder(const struct da_device *dev, size_t i);
+/* How the disk is attached, as lsblk's TRAN: "sata", "sas", "nvme", "usb", "virtio", "mmc",
+ * "fc", "iscsi", or NULL. */
+const char *da_device_tran(const struct da_device *dev);
+/* The libata device of a disk on libata ("ata3.00", as in "ata3.00: failed command"), or NULL. */
+const char *da_device_ata(const struct da_device *dev);
+/*
+ * The @i-th other name the kernel's log uses for disk @dev, or NULL past
+ * the last: its own first (ata3.00, sg2, NVMe path devices nvme0c1n1 and
+ * generic nodes ng0n1), then those it shares with the other disks of its
+ * port or controller (the libata port ata3, a port multiplier ata3.15, the
+ * NVMe controller nvme0, the MMC host mmc0), @ret_shared true for those.
+ */
+const char *da_device_handle(const struct da_device *dev, size_t i, bool *ret_shared);
+/*
  * The @i-th value the device has for identity @kind (several for id and
  * path), or NULL past the last. Owned by the device.
  */

@@ -31,8 +31,17 @@ struct da_device {
 	struct da_device *parent;
 	bool removable, ro;
 	char *model, *serial, *wwn, *dm_name;
-	char *hctl;    /* SCSI address H:C:T:L, from the scsi_device on the parent walk */
-	char *id_path; /* udev's ID_PATH: the slot's primary by-path name */
+	char *hctl;	  /* SCSI address H:C:T:L, from the scsi_device on the parent walk */
+	const char *tran; /* how it is attached, as lsblk's TRAN: sata, sas, nvme, usb, ... */
+	char *ata;	  /* the libata device, ataN.DD */
+	/*
+	 * The other names the kernel gives this disk in its log: its own
+	 * (ata3.00, sg2, nvme0c1n1, ng0n1) and those it shares with the disks
+	 * of the same port or controller (ata3, nvme0, mmc0).
+	 */
+	struct strv handles, shared;
+	struct strv slaves, holders; /* kernel names: what a dm or md device is made of, and back */
+	char *id_path;		     /* udev's ID_PATH: the slot's primary by-path name */
 	struct strv ids[_DA_ID_MAX];
 	struct strv links; /* "by-id/NAME" for each /dev/disk link */
 };
@@ -66,6 +75,11 @@ static void device_free(struct da_device *d)
 	free(d->dm_name);
 	free(d->id_path);
 	free(d->hctl);
+	free(d->ata);
+	strv_free(&d->handles);
+	strv_free(&d->shared);
+	strv_free(&d->slaves);
+	strv_free(&d->holders);
 	for (int k = 0; k < _DA_ID_MAX; k++)
 		strv_free(&d->ids[k]);
 	strv_free(&d->links);
@@ -152,6 +166,32 @@ static void close_fdp(int *fd)
 		close(*fd);
 }
 
+/* The names of the entries of directory @name under @dfd that start with @prefix, pushed to @v. */
+static void read_dir_names(int dfd, const char *name, const char *prefix, struct strv *v)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct dirent *de;
+	DIR *dp;
+
+	if (fd < 0)
+		return;
+	dp = fdopendir(fd);
+	if (!dp) {
+		close(fd);
+		return;
+	}
+	while ((de = readdir(dp)))
+		if (de->d_name[0] != '.' && strncmp(de->d_name, prefix, strlen(prefix)) == 0)
+			strv_push(v, de->d_name);
+	closedir(dp);
+}
+
+/* The SCSI generic node of the scsi_device open as @fd: "Attached scsi generic sg2". */
+static void read_sg(struct da_device *d, int fd)
+{
+	read_dir_names(fd, "scsi_generic", "sg", &d->handles);
+}
+
 /*
  * Walk from the parent of the device (@dfd, its directory) up to
  * sys/devices, nearest first. Each level is opened from the one below
@@ -197,8 +237,10 @@ static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd,
 		}
 		if (want_serial && scsi)
 			d->serial = serial_from_vpd80(fd);
-		if (first && scsi)
+		if (first && scsi) {
 			d->hctl = hctl_of(dir);
+			read_sg(d, fd);
+		}
 		/* NVMe controllers and subsystems, MMC cards and USB devices carry "serial". */
 		if (want_serial && !d->serial)
 			d->serial = read_attr_at(fd, "serial", true);
@@ -214,6 +256,119 @@ static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd,
 	}
 	close_fdp(&fd);
 	return true;
+}
+
+/* Whether @s is @prefix and a number (ata3, nvme10): the number in @ret. */
+static bool numbered(const char *s, const char *prefix, unsigned int *ret)
+{
+	size_t n = strlen(prefix);
+
+	return strncmp(s, prefix, n) == 0 && is_number(s + n) && parse_uint(s + n, ret) == 0;
+}
+
+static int push_fmt(struct strv *v, char *s)
+{
+	return s ? strv_consume(v, s) : -ENOMEM;
+}
+
+/*
+ * The NVMe names of namespace @d besides its own: under a controller
+ * (.../nvme/nvmeC/nvmeSnN), that controller and its generic node ngCnN; a
+ * multipath head (under nvme-subsystem) its own generic node ngSnN (its
+ * paths are added by nvme_path_handles()).
+ */
+static int nvme_handles(struct da_device *d, const char *ctrl)
+{
+	unsigned int s, n, c;
+	int r;
+
+	if (sscanf(d->kname, "nvme%un%u", &s, &n) != 2)
+		return 0;
+	if (!ctrl)
+		return push_fmt(&d->handles, xasprintf("ng%un%u", s, n));
+	if (!numbered(ctrl, "nvme", &c))
+		return 0;
+	r = strv_push(&d->shared, ctrl);
+	return r < 0 ? r : push_fmt(&d->handles, xasprintf("ng%un%u", c, n));
+}
+
+/*
+ * A multipath head's path through controller C, the hidden disk nvmeScCnN:
+ * its name, its generic node ngCnN and the controller are the head's.
+ */
+static int nvme_path_handles(struct da_devlist *l, const char *path)
+{
+	unsigned int s, c, n;
+	_cleanup_free_ char *head = NULL;
+	struct da_device *d;
+	int r;
+
+	if (sscanf(path, "nvme%uc%un%u", &s, &c, &n) != 3)
+		return 0;
+	head = xasprintf("nvme%un%u", s, n);
+	if (!head)
+		return -ENOMEM;
+	d = hashmap_get(&l->bykname, head);
+	if (!d)
+		return 0;
+	r = strv_push(&d->handles, path);
+	if (r >= 0)
+		r = push_fmt(&d->handles, xasprintf("ng%un%u", c, n));
+	if (r >= 0)
+		r = push_fmt(&d->shared, xasprintf("nvme%u", c));
+	return r;
+}
+
+/*
+ * What the place of disk @d under sys/devices tells: how it
+ * is attached (lsblk's TRAN: the component nearest the disk decides) and
+ * the handles of its port or controller. libata's port ataN holds
+ * hostM/targetM:C:T/M:C:T:L: its device is ataN.%02u of C + T, as libata
+ * names it (C is the port multiplier link, T the device number), and the
+ * multiplier itself is ataN.15.
+ */
+static int path_handles(struct da_device *d)
+{
+	_cleanup_free_ char *copy = strdup(d->syspath);
+	const char *prev = "", *ctrl = NULL;
+	char *save = NULL, *c;
+	unsigned int n, ch, t;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (c = strtok_r(copy, "/", &save); c && r >= 0;
+	     prev = c, c = strtok_r(NULL, "/", &save)) {
+		if (numbered(c, "ata", &n)) {
+			d->tran = "sata";
+			if (d->ata || !d->hctl || sscanf(d->hctl, "%*u:%u:%u", &ch, &t) != 2)
+				continue;
+			d->ata = xasprintf("ata%u.%02u", n, ch + t);
+			r = d->ata ? strv_push(&d->shared, c) : -ENOMEM;
+			if (r >= 0 && ch)
+				r = push_fmt(&d->shared, xasprintf("ata%u.15", n));
+		} else if (strncmp(c, "end_device-", 11) == 0) {
+			d->tran = "sas";
+		} else if (numbered(c, "usb", &n)) {
+			d->tran = "usb";
+		} else if (numbered(c, "virtio", &n)) {
+			d->tran = "virtio";
+		} else if (strncmp(c, "rport-", 6) == 0) {
+			d->tran = "fc";
+		} else if (numbered(c, "session", &n)) {
+			d->tran = "iscsi";
+		} else if (streq(prev, "mmc_host") && numbered(c, "mmc", &n)) {
+			d->tran = "mmc";
+			r = strv_push(&d->shared, c);
+		} else if ((streq(prev, "nvme") && numbered(c, "nvme", &n)) ||
+			   strncmp(c, "nvme-subsys", 11) == 0) {
+			d->tran = "nvme";
+			ctrl = streq(prev, "nvme") ? c : NULL;
+		}
+	}
+	if (r >= 0 && streq(d->tran, "nvme"))
+		r = nvme_handles(d, ctrl);
+	return r;
 }
 
 static const char *dm_type(const char *uuid)
@@ -259,8 +414,15 @@ static int read_disk(const struct da_ctx *ctx, struct da_device *d, int dfd,
 	if (wants(w, DA_ID_SERIAL))
 		d->serial = read_attr_at(dfd, "serial", true);
 	/* Device-mapper and md devices are virtual: they have no parent device. */
-	if (!read_parents(ctx, d, dfd, w)) {
+	if (read_parents(ctx, d, dfd, w)) {
+		int r = path_handles(d);
+
+		if (r < 0)
+			return r;
+	} else {
 		d->dm_name = read_attr_at(dfd, "dm/name", false);
+		if (w->details)
+			read_dir_names(dfd, "slaves", "", &d->slaves);
 		if (d->dm_name)
 			dm_uuid = read_attr_at(dfd, "dm/uuid", false);
 		else if (w->details)
@@ -579,10 +741,25 @@ static int list_add(struct da_devlist *l, struct da_device *d)
 	return hashmap_put(&l->bykname, d->kname, d);
 }
 
+/* @d is a holder of each of its slaves. */
+static int add_holders(struct da_devlist *l, struct da_device *d)
+{
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < d->slaves.n; i++) {
+		struct da_device *s = hashmap_get(&l->bykname, d->slaves.v[i]);
+
+		if (s && s != d && !strv_contains(&s->holders, d->kname))
+			r = strv_push(&s->holders, d->kname);
+	}
+	return r;
+}
+
 static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *diag,
 		struct da_devlist **ret_list)
 {
 	_cleanup_free_ char *dir = da_ctx_sys(ctx, "class/block");
+	struct strv hidden = {}; /* NVMe multipath paths, hidden disks */
 	struct da_devlist *l;
 	struct dirent *de;
 	DIR *dp;
@@ -616,6 +793,10 @@ static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *d
 		r = device_load(ctx, entry, de->d_name, w, diag, &d);
 		if (r == -ENOMEM)
 			break;
+		if (r == 1 && strncmp(de->d_name, "nvme", 4) == 0)
+			r = strv_push(&hidden, de->d_name);
+		if (r == -ENOMEM)
+			break;
 		r = 0;
 		if (!d)
 			continue;
@@ -642,6 +823,11 @@ static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *d
 		if (r >= 0 && (r = read_udev_db(ctx, d, w)) == -ENOENT)
 			r = 0;
 	}
+	for (size_t i = 0; r >= 0 && i < hidden.n; i++)
+		r = nvme_path_handles(l, hidden.v[i]);
+	for (size_t i = 0; r >= 0 && i < l->n; i++)
+		r = add_holders(l, l->v[i]);
+	strv_free(&hidden);
 	if (r >= 0)
 		r = read_links(ctx, l, w);
 	if (r < 0) {
@@ -652,6 +838,10 @@ static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *d
 	for (size_t i = 0; i < l->n; i++) {
 		strv_sort(&l->v[i]->ids[DA_ID_ID]);
 		strv_sort(&l->v[i]->ids[DA_ID_PATH]);
+		strv_sort(&l->v[i]->handles);
+		strv_sort(&l->v[i]->shared);
+		strv_sort(&l->v[i]->slaves);
+		strv_sort(&l->v[i]->holders);
 		primary_path_first(l->v[i]);
 	}
 	*ret_list = l;
@@ -689,6 +879,32 @@ int da_devlist_new_empty(struct da_devlist **ret_list)
 	hashmap_init(&l->bykname, false);
 	*ret_list = l;
 	return 0;
+}
+
+/*
+ * What a disk's place tells without reading sysfs, from udev's DEVPATH
+ * (/devices/.../ata3/host2/target2:0:0/2:0:0:0/block/sdc): its SCSI
+ * address (the directory above block/) and the handles of its port or
+ * controller.
+ */
+int da_device_set_devpath(struct da_device *d, const char *devpath)
+{
+	const char *end = strstr(devpath, "/block/");
+	const char *start = end;
+
+	if (d->syspath)
+		return 0;
+	d->syspath = strdup(devpath);
+	if (!d->syspath)
+		return -ENOMEM;
+	while (start && start > devpath && start[-1] != '/')
+		start--;
+	if (start && start < end) {
+		_cleanup_free_ char *dir = strndup(start, end - start);
+
+		d->hctl = dir ? hctl_of(dir) : NULL;
+	}
+	return path_handles(d);
 }
 
 int da_devlist_add_device(struct da_devlist *l, const char *kname, unsigned int major,
@@ -840,6 +1056,44 @@ DA_EXPORT const char *da_device_dm_name(const struct da_device *d)
 DA_EXPORT const char *da_device_hctl(const struct da_device *d)
 {
 	return d->hctl;
+}
+
+DA_EXPORT const char *da_device_slave(const struct da_device *d, size_t i)
+{
+	return i < d->slaves.n ? d->slaves.v[i] : NULL;
+}
+
+DA_EXPORT const char *da_device_holder(const struct da_device *d, size_t i)
+{
+	return i < d->holders.n ? d->holders.v[i] : NULL;
+}
+
+DA_EXPORT const char *da_device_tran(const struct da_device *d)
+{
+	return d->tran;
+}
+
+DA_EXPORT const char *da_device_ata(const struct da_device *d)
+{
+	return d->ata;
+}
+
+DA_EXPORT const char *da_device_handle(const struct da_device *d, size_t i, bool *ret_shared)
+{
+	bool shared = i >= d->handles.n + (d->ata ? 1 : 0);
+	const char *h;
+
+	if (d->ata && i == 0)
+		h = d->ata;
+	else if (!shared)
+		h = d->handles.v[i - (d->ata ? 1 : 0)];
+	else if (i - d->handles.n - (d->ata ? 1 : 0) < d->shared.n)
+		h = d->shared.v[i - d->handles.n - (d->ata ? 1 : 0)];
+	else
+		return NULL;
+	if (ret_shared)
+		*ret_shared = shared;
+	return h;
 }
 
 DA_EXPORT const char *da_device_identity(const struct da_device *d, enum da_id_kind kind, size_t i)

@@ -96,6 +96,7 @@ char *da_identity_problem(const char *text, bool *ret_oom);
  * properties). The list owns its devices; @parent must be in the list.
  */
 int da_devlist_new_empty(struct da_devlist **ret_list);
+int da_device_set_devpath(struct da_device *d, const char *devpath);
 int da_devlist_add_device(struct da_devlist *l, const char *kname, unsigned int major,
 			  unsigned int minor, unsigned int partno, struct da_device *parent,
 			  struct da_device **ret_dev);

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
+#include "hashmap.h"
 #include "internal.h"
 
 /* Output: pieces shorter than COPY_MAX are gathered in a buffer, longer ones written in place. */
@@ -290,8 +291,8 @@ static int add_pattern(struct builder *b, char *s, const char *to, const char *n
 static int add_forward(struct builder *b, const struct da_map *map, const struct da_device *d)
 {
 	const char *name = da_map_device_name(map, d, 0);
-	const char *link, *kname = da_device_kname(d);
-	bool disk = da_device_devtype(d) == DA_DEV_DISK;
+	const char *link, *kname = da_device_kname(d), *h;
+	bool disk = da_device_devtype(d) == DA_DEV_DISK, shared;
 	int r;
 
 	if (!name)
@@ -307,6 +308,86 @@ static int add_forward(struct builder *b, const struct da_map *map, const struct
 		r = add_pattern(b, da_mapper_node(da_device_dm_name(d)), link, name, false);
 	if (r >= 0 && disk && da_device_hctl(d))
 		r = add_pattern(b, strdup(da_device_hctl(d)), name, name, false);
+	for (size_t i = 0; r >= 0 && (h = da_device_handle(d, i, &shared)); i++)
+		if (!shared)
+			r = add_pattern(b, strdup(h), name, name, false);
+	return r;
+}
+
+/* The disks that share a handle: their names, and whether one is an alias. */
+struct group {
+	struct strv names;
+	bool named;
+};
+
+/* Add disk @d's name to the group of each handle it shares, new ones in @handles. */
+static int group_shared(const struct da_map *map, const struct da_device *d, struct hashmap *groups,
+			struct strv *handles)
+{
+	const char *h, *name = da_map_device_name(map, d, 0);
+	bool shared;
+	int r = 0;
+
+	for (size_t k = 0; r >= 0 && (h = da_device_handle(d, k, &shared)); k++) {
+		struct group *g;
+
+		if (!shared)
+			continue;
+		g = hashmap_get(groups, h);
+		if (!g) {
+			g = calloc(1, sizeof(*g));
+			if (!g || strv_push(handles, h) < 0 ||
+			    hashmap_put(groups, handles->v[handles->n - 1], g) < 0) {
+				free(g);
+				return -ENOMEM;
+			}
+		}
+		g->named = g->named || name;
+		r = strv_push(&g->names, name ? name : da_device_kname(d));
+	}
+	return r;
+}
+
+/*
+ * The handles disks share (a libata port, an NVMe controller): each names
+ * its one disk's alias, or with several disks "{db-a,db-b}", every disk by
+ * its alias or kernel name in the device list's order, when one of them
+ * has an alias. @reverse: such a list back to the handle.
+ */
+static int add_shared(struct builder *b, const struct da_map *map, bool reverse)
+{
+	const struct da_devlist *list = da_map_devlist(map);
+	struct strv handles = {};
+	struct hashmap groups;
+	int r = 0;
+
+	hashmap_init(&groups, false);
+	for (size_t i = 0; r >= 0 && i < da_devlist_count(list); i++)
+		r = group_shared(map, da_devlist_get(list, i), &groups, &handles);
+	for (size_t i = 0; i < handles.n; i++) {
+		struct group *g = hashmap_get(&groups, handles.v[i]);
+		const char *h, *to;
+
+		if (g && r >= 0 && g->named) {
+			_cleanup_free_ char *joined = strv_join(g->names.v, ",");
+
+			h = keep(&b->strings, strdup(handles.v[i]));
+			to = keep(&b->strings, !joined		 ? NULL
+					       : g->names.n == 1 ? strdup(joined)
+								 : xasprintf("{%s}", joined));
+			if (!h || !to)
+				r = -ENOMEM;
+			else if (!reverse)
+				r = add_pattern(b, strdup(h), to, to, false);
+			else if (g->names.n > 1)
+				r = add_pattern(b, strdup(to), h, h, false);
+		}
+		if (g)
+			strv_free(&g->names);
+		free(g);
+	}
+	hashmap_free(&groups);
+	strv_free(&handles);
 	return r;
 }
 
@@ -531,6 +612,8 @@ static int rewriter_new(const struct da_map *map, const struct da_rename *v, siz
 
 		r = mode == DA_REWRITE_REVERSE ? add_reverse(&b, map, d) : add_forward(&b, map, d);
 	}
+	if (r >= 0 && map)
+		r = add_shared(&b, map, mode == DA_REWRITE_REVERSE);
 	for (size_t i = 0; r >= 0 && i < n; i++)
 		r = add_rename(&b, &v[i], mode == DA_REWRITE_REVERSE);
 	if (r >= 0)
@@ -668,7 +751,11 @@ static int match_at(struct da_rewriter *rw, const uint8_t *p, size_t i, size_t n
 	for (j = i + 1; j - i <= reach && j < n; j++) {
 		uint8_t k = rw->cls[p[j]];
 
-		if (!(k & (CLS_WORD | CLS_NOLEFT)) && lenset_has(&rw->ends, c, j - i))
+		/* A dot and a digit go on a word: ata3 is not in ata3.01 (nor sdc in sdc.1). */
+		if (p[j] == '.' && j + 1 == n && !final)
+			return UNDECIDED;
+		if (!(k & (CLS_WORD | CLS_NOLEFT)) && lenset_has(&rw->ends, c, j - i) &&
+		    !(p[j] == '.' && j + 1 < n && is_digit(p[j + 1])))
 			rw->tokend[nends++] = j;
 		if (!(k & CLS_INNAME))
 			break;

@@ -170,6 +170,8 @@ DA_EXPORT int da_devlist_from_udev(const char *kname, char *const *env,
 					  partno, disk, &d);
 	if (r >= 0 && !part)
 		r = add_props(d, env, true);
+	if (r >= 0 && !part && env_get(env, "DEVPATH"))
+		r = da_device_set_devpath(d, env_get(env, "DEVPATH"));
 	if (r >= 0)
 		r = add_props(d, env, false);
 	if (r >= 0)

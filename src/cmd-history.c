@@ -80,7 +80,7 @@ static int read_kmsg_all(struct tool *t, char **ret_text, size_t *ret_len)
 	return *ret_text ? 0 : -ENOMEM;
 }
 
-enum { COL_BOOT, COL_TIME, COL_KNAME, COL_ALIAS, COL_IDENTITY, COL_BOOTID };
+enum { COL_BOOT, COL_TIME, COL_KNAME, COL_ALIAS, COL_IDENTITY, COL_HANDLES, COL_BOOTID };
 
 static const struct {
 	const char *name;
@@ -92,6 +92,8 @@ static const struct {
 	[COL_KNAME] = { "KNAME", 8, SCOLS_JSON_STRING },
 	[COL_ALIAS] = { "ALIAS", 10, SCOLS_JSON_STRING },
 	[COL_IDENTITY] = { "IDENTITY", 30, SCOLS_JSON_STRING },
+	/* The disk's other names in the kernel's log the record gives: "ata3.00, 2:0:0:0, ata3". */
+	[COL_HANDLES] = { "HANDLES", 0.2, SCOLS_JSON_STRING },
 	[COL_BOOTID] = { "BOOTID", 32, SCOLS_JSON_STRING }, /* last: shown only where known */
 };
 
@@ -124,6 +126,7 @@ static int print_history(const struct history *h, const struct tool_output *out)
 		    scols_line_set_data(ln, COL_KNAME, rec->kname) < 0 ||
 		    scols_line_set_data(ln, COL_ALIAS, rec->name ? rec->name : "") < 0 ||
 		    scols_line_set_data(ln, COL_IDENTITY, rec->identity) < 0 ||
+		    scols_line_set_data(ln, COL_HANDLES, rec->handles ? rec->handles : "") < 0 ||
 		    (ncols > COL_BOOTID &&
 		     scols_line_set_data(ln, COL_BOOTID, b->id ? b->id : "") < 0))
 			goto out;

@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <libsmartcols.h>
 
+#include "hashmap.h"
 #include "tool.h"
 
 enum {
@@ -26,6 +27,11 @@ enum {
 	COL_RO,
 	COL_STATE,
 	COL_DEVNODE,
+	COL_HCTL,
+	COL_TRAN,
+	COL_ATA,
+	COL_CTRL,
+	COL_HOLDERS,
 };
 
 static const struct colinfo {
@@ -58,6 +64,14 @@ static const struct colinfo {
 	[COL_STATE] = { "STATE", 7, 0, SCOLS_JSON_STRING,
 			"present, missing (an alias whose disk is absent) or ambiguous" },
 	[COL_DEVNODE] = { "DEVNODE", 10, 0, SCOLS_JSON_STRING, "device node" },
+	[COL_HCTL] = { "HCTL", 10, 0, SCOLS_JSON_STRING, "SCSI address Host:Channel:Target:Lun" },
+	[COL_TRAN] = { "TRAN", 6, 0, SCOLS_JSON_STRING,
+		       "how the disk is attached (sata, sas, nvme, usb, ...)" },
+	[COL_ATA] = { "ATA", 8, 0, SCOLS_JSON_STRING,
+		      "libata device (port.device), as in ata3.00:" },
+	[COL_CTRL] = { "CTRL", 6, 0, SCOLS_JSON_ARRAY_STRING, "NVMe controllers of the namespace" },
+	[COL_HOLDERS] = { "HOLDERS", 0.1, 0, SCOLS_JSON_ARRAY_STRING,
+			  "devices made of this one (md, device-mapper)" },
 };
 
 static const int default_cols[] = {
@@ -69,9 +83,15 @@ struct list_opts {
 	int cols[ARRAY_SIZE(infos) * 2];
 	size_t ncols;
 	struct tool_output out; /* format 0 draws the tree */
-	bool bytes, all, shell;
+	bool bytes, all, shell, inverse;
 	size_t width; /* --width, 0 for the terminal's */
 };
+
+/* The table draws a tree on NAME; JSON nests children. */
+static bool drawn_as_tree(const struct list_opts *o)
+{
+	return o->out.format == 0 || o->out.format == 'J';
+}
 
 static int column_from_name(const char *s, size_t len)
 {
@@ -139,6 +159,35 @@ static const char *state_name(enum da_alias_state s)
 					 : "present";
 }
 
+/*
+ * A list of names, one a line in JSON (libsmartcols makes it an array),
+ * else comma separated: every alias, primary first; the NVMe controllers;
+ * the holders.
+ */
+static char *names_cell(const struct tool *t, const struct list_opts *o, const struct da_device *d,
+			int col)
+{
+	const char *sep = o->out.format == 'J' ? "\n" : ",", *s;
+	struct strbuf all = STRBUF_INIT;
+	bool shared = true;
+	size_t n = 0;
+
+	for (size_t i = 0;; i++) {
+		s = col == COL_ALIASES	 ? da_map_device_name(t->map, d, i)
+		    : col == COL_HOLDERS ? da_device_holder(d, i)
+					 : da_device_handle(d, i, &shared);
+		if (!s)
+			break;
+		if (col == COL_CTRL && (!shared || strncmp(s, "nvme", 4) != 0))
+			continue;
+		if ((n++ && strbuf_addstr(&all, sep) < 0) || strbuf_addstr(&all, s) < 0) {
+			strbuf_release(&all);
+			return NULL;
+		}
+	}
+	return all.buf;
+}
+
 static char *device_cell(const struct tool *t, const struct list_opts *o, const struct da_device *d,
 			 int col)
 {
@@ -155,20 +204,8 @@ static char *device_cell(const struct tool *t, const struct list_opts *o, const 
 	case COL_ALIAS:
 		s = da_map_device_name(t->map, d, 0);
 		break;
-	case COL_ALIASES: {
-		/* For JSON one name a line, which libsmartcols makes an array. */
-		const char *sep = o->out.format == 'J' ? "\n" : ",";
-		struct strbuf all = STRBUF_INIT;
-		const char *name;
-
-		for (size_t i = 0; (name = da_map_device_name(t->map, d, i)); i++) {
-			if ((i && strbuf_addstr(&all, sep) < 0) || strbuf_addstr(&all, name) < 0) {
-				strbuf_release(&all);
-				return NULL;
-			}
-		}
-		return all.buf;
-	}
+	case COL_ALIASES:
+		return names_cell(t, o, d, col);
 	case COL_IDENTITY:
 		s = a ? da_alias_identity(a) : NULL;
 		break;
@@ -206,6 +243,18 @@ static char *device_cell(const struct tool *t, const struct list_opts *o, const 
 		break;
 	case COL_DEVNODE:
 		return da_devnode(da_device_kname(d));
+	case COL_HCTL:
+		s = da_device_hctl(d);
+		break;
+	case COL_TRAN:
+		s = da_device_parent(d) ? NULL : da_device_tran(d);
+		break;
+	case COL_ATA:
+		s = da_device_ata(d);
+		break;
+	case COL_CTRL:
+	case COL_HOLDERS:
+		return names_cell(t, o, d, col);
 	}
 	return s ? strdup(s) : NULL;
 }
@@ -296,26 +345,113 @@ static bool shown(const struct da_device *d, const struct list_opts *o)
 	return da_device_size(d) > 0 && da_device_major(d) != 1;
 }
 
+/* How deep the tree goes: md on dm on a partition is 3; a looping tree stops there. */
+#define TREE_DEPTH 8
+
+struct tree {
+	struct tool *t;
+	const struct list_opts *o;
+	struct libscols_table *tb;
+	size_t *parts;	      /* by device index: how many partitions follow it in the list */
+	struct hashmap index; /* kernel name -> 1 + index in the list */
+};
+
+/* The index in the list of the device named @name, or -1 when there is none. */
+static ssize_t device_index(const struct tree *tr, const char *name)
+{
+	return (ssize_t)(uintptr_t)hashmap_get(&tr->index, name) - 1;
+}
+
+/*
+ * Device @i's line under @parent and, in the tree, what it holds under it
+ * as lsblk draws it: its partitions, then the md and dm devices made of it
+ * (a device made of several appears under each); --inverse, what it is
+ * made of: its slaves, or a partition's disk.
+ */
+static int add_device(struct tree *tr, struct libscols_line *parent, size_t i, int depth)
+{
+	const struct da_devlist *list = tr->t->list;
+	const struct da_device *d = da_devlist_get(list, i), *up;
+	struct dev_cell_args args = { tr->t, tr->o };
+	struct libscols_line *ln = scols_table_new_line(tr->tb, parent);
+	const char *name;
+	ssize_t k;
+	int r = 0;
+
+	if (!ln || set_cells(ln, tr->o, dev_cell_cb, &args, d) < 0)
+		return -1;
+	if (!drawn_as_tree(tr->o) || depth >= TREE_DEPTH)
+		return 0;
+	if (tr->o->inverse) {
+		up = da_device_parent(d);
+		if (up && (k = device_index(tr, da_device_kname(up))) >= 0)
+			r = add_device(tr, ln, k, depth + 1);
+		for (size_t s = 0; r >= 0 && (name = da_device_slave(d, s)); s++)
+			if ((k = device_index(tr, name)) >= 0)
+				r = add_device(tr, ln, k, depth + 1);
+		return r;
+	}
+	for (size_t p = 1; r >= 0 && p <= tr->parts[i]; p++)
+		if (shown(da_devlist_get(list, i + p), tr->o))
+			r = add_device(tr, ln, i + p, depth + 1);
+	for (size_t h = 0; r >= 0 && (name = da_device_holder(d, h)); h++)
+		if ((k = device_index(tr, name)) >= 0 && shown(da_devlist_get(list, k), tr->o))
+			r = add_device(tr, ln, k, depth + 1);
+	return r;
+}
+
+/* Whether device @d starts a tree: it is made of nothing shown (--inverse: nothing is made of it). */
+static bool tree_top(const struct tree *tr, size_t i)
+{
+	const struct da_devlist *list = tr->t->list;
+	const struct da_device *d = da_devlist_get(list, i);
+	const char *name;
+	ssize_t k;
+
+	if (!drawn_as_tree(tr->o))
+		return true;
+	if (tr->o->inverse) {
+		if (tr->parts[i])
+			return false;
+		for (size_t h = 0; (name = da_device_holder(d, h)); h++)
+			if ((k = device_index(tr, name)) >= 0 &&
+			    shown(da_devlist_get(list, k), tr->o))
+				return false;
+		return true;
+	}
+	if (da_device_parent(d))
+		return false;
+	for (size_t s = 0; (name = da_device_slave(d, s)); s++)
+		if ((k = device_index(tr, name)) >= 0 && shown(da_devlist_get(list, k), tr->o))
+			return false;
+	return true;
+}
+
 static int fill_table(struct tool *t, const struct list_opts *o, struct libscols_table *tb)
 {
-	struct dev_cell_args args = { t, o };
-	struct libscols_line *parent = NULL;
+	size_t n = da_devlist_count(t->list);
+	struct tree tr = { t, o, tb, calloc(n + 1, sizeof(size_t)) };
+	int r = 0;
 
-	for (size_t i = 0; i < da_devlist_count(t->list); i++) {
-		struct da_device *d = da_devlist_get(t->list, i);
-		struct libscols_line *ln;
-		bool part = da_device_parent(d) != NULL;
-
-		if (!shown(d, o))
-			continue;
-		ln = scols_table_new_line(tb, part && o->out.format != 'P' && o->out.format != 'r'
-						      ? parent
-						      : NULL);
-		if (!ln || set_cells(ln, o, dev_cell_cb, &args, d) < 0)
-			return -1;
-		if (!part)
-			parent = ln;
+	hashmap_init(&tr.index, false);
+	if (!tr.parts || hashmap_reserve(&tr.index, n) < 0)
+		r = -1;
+	/* Partitions follow their disk in the list. */
+	for (size_t i = 0, disk = 0; r >= 0 && i < n; i++) {
+		r = hashmap_put(&tr.index, da_device_kname(da_devlist_get(t->list, i)),
+				(void *)(uintptr_t)(i + 1));
+		if (!da_device_parent(da_devlist_get(t->list, i)))
+			disk = i;
+		else
+			tr.parts[disk]++;
 	}
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		if (shown(da_devlist_get(t->list, i), o) && tree_top(&tr, i))
+			r = add_device(&tr, NULL, i, 0);
+	free(tr.parts);
+	hashmap_free(&tr.index);
+	if (r < 0)
+		return -1;
 	for (size_t i = 0; i < da_table_count(t->table); i++) {
 		enum da_alias_state s = da_map_alias_state(t->map, i, NULL);
 		struct libscols_line *ln;
@@ -356,16 +492,17 @@ static int print_list(struct tool *t, const struct list_opts *o)
 		struct libscols_column *cl;
 
 		/* The tree is drawn on NAME in the table and nests children in JSON. */
-		if (o->cols[i] == COL_NAME && (o->out.format == 0 || o->out.format == 'J'))
+		if (o->cols[i] == COL_NAME && drawn_as_tree(o))
 			flags |= SCOLS_FL_TREE;
-		if (o->cols[i] == COL_ALIASES && o->out.format == 'J')
+		/* The columns of several names: one a line, which JSON makes an array. */
+		if (ci->json == SCOLS_JSON_ARRAY_STRING && o->out.format == 'J')
 			flags |= SCOLS_FL_WRAP;
 		cl = tool_table_column(tb, ci->name, ci->whint, flags,
 				       o->cols[i] == COL_SIZE && o->bytes ? SCOLS_JSON_NUMBER
 									  : ci->json);
 		if (!cl)
 			goto out;
-		if (o->out.format == 'J' && o->cols[i] == COL_ALIASES)
+		if (ci->json == SCOLS_JSON_ARRAY_STRING && o->out.format == 'J')
 			scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize,
 						  scols_wrapnl_nextchunk, NULL);
 	}
@@ -389,6 +526,8 @@ static const char list_usage[] =
 	" -y, --shell           with --pairs, keys a shell takes as variables (MAJ_MIN)\n"
 	" -b, --bytes           print SIZE in bytes\n"
 	" -a, --all             also list empty devices\n"
+	" -s, --inverse         the tree upside down: md and dm devices first, what\n"
+	"                       they are made of under them\n"
 	" -w, --width <num>     output width (default: the terminal's, or $COLUMNS)\n"
 	" -H, --list-columns    list the available columns\n";
 
@@ -409,6 +548,7 @@ int cmd_list(struct tool *t, int argc, char **argv)
 		{ "shell", no_argument, NULL, 'y' },
 		{ "width", required_argument, NULL, 'w' },
 		{ "list-columns", no_argument, NULL, 'H' },
+		{ "inverse", no_argument, NULL, 's' },
 		GLOBAL_LONG_OPTS,
 		{},
 	};
@@ -419,7 +559,7 @@ int cmd_list(struct tool *t, int argc, char **argv)
 
 	memcpy(o.cols, default_cols, sizeof(default_cols));
 	o.ncols = ARRAY_SIZE(default_cols);
-	while ((c = getopt_long(argc, argv, "o:bayw:H" TOOL_OUTPUT_SHORT_OPTS GLOBAL_SHORT_OPTS,
+	while ((c = getopt_long(argc, argv, "o:bayw:Hs" TOOL_OUTPUT_SHORT_OPTS GLOBAL_SHORT_OPTS,
 				opts, NULL)) != -1) {
 		r = tool_exclusive(t, c, opts, excl, excl_seen);
 		if (r >= 0)
@@ -448,6 +588,9 @@ int cmd_list(struct tool *t, int argc, char **argv)
 			o.width = w;
 			break;
 		}
+		case 's':
+			o.inverse = true;
+			break;
 		case 'H':
 			print_columns(stdout);
 			return EXIT_OK;

@@ -69,6 +69,38 @@ static int refuse_shared(struct tool *t, const struct da_device *dev, struct str
 	return r;
 }
 
+/*
+ * What the record says a disk is bound to: the alias's identity, then the
+ * other names the kernel's log uses for the disk, its own and after "; "
+ * those of its port or controller ("wwn:0x...; ata3.00, 2:0:0:0; ata3"),
+ * so a log read later maps those lines too.
+ */
+static char *record_identity(const struct da_device *dev, const char *identity)
+{
+	struct strv own = {}, shared = {};
+	_cleanup_free_ char *o = NULL, *s = NULL;
+	const char *h;
+	bool is_shared;
+	int r = 0;
+
+	if (da_device_ata(dev))
+		r = strv_push(&own, da_device_ata(dev));
+	if (r >= 0 && da_device_hctl(dev))
+		r = strv_push(&own, da_device_hctl(dev));
+	for (size_t i = da_device_ata(dev) ? 1 : 0;
+	     r >= 0 && (h = da_device_handle(dev, i, &is_shared)); i++)
+		r = strv_push(is_shared ? &shared : &own, h);
+	o = r >= 0 ? strv_join(own.v, ", ") : NULL;
+	s = r >= 0 ? strv_join(shared.v, ", ") : NULL;
+	strv_free(&own);
+	strv_free(&shared);
+	if (!o || !s)
+		return NULL;
+	return *s   ? xasprintf("%s; %s; %s", identity, o, s)
+	       : *o ? xasprintf("%s; %s", identity, o)
+		    : strdup(identity);
+}
+
 int cmd_udev(struct tool *t, int argc, char **argv)
 {
 	const char *kname, *name, *action, *kalias;
@@ -143,8 +175,11 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 		kalias = getenv("ALIAS");
 		/* The change event of setting the kernel's alias: the kernel logged that one
 		 * itself. */
-		if (!(streq(action, "change") && streq(kalias, name)))
-			da_udev_record(t->ctx, kname, name, da_alias_identity(a));
+		if (!(streq(action, "change") && streq(kalias, name))) {
+			_cleanup_free_ char *id = record_identity(dev, da_alias_identity(a));
+
+			da_udev_record(t->ctx, kname, name, id ? id : da_alias_identity(a));
+		}
 		break;
 	}
 	strv_free(&refused);

@@ -85,8 +85,8 @@ static char *line_time(const char *s, size_t len)
  */
 static bool parse_record(const char *s, size_t len, struct hist_record *rec)
 {
-	const char *p, *end = s + len, *k, *n, *id = NULL;
-	size_t klen, nlen, idlen = 0;
+	const char *p, *end = s + len, *k, *n, *id = NULL, *hs = NULL;
+	size_t klen, nlen, idlen = 0, hslen = 0;
 	bool cleared = false;
 
 	if (len && end[-1] == '\r')
@@ -107,6 +107,13 @@ static bool parse_record(const char *s, size_t len, struct hist_record *rec)
 			return false;
 		id = p + 2;
 		idlen = end - 1 - id;
+		/* "wwn:0x...; ata3.00, 2:0:0:0, ata3": the other names of the disk after "; ". */
+		hs = memmem(id, idlen, "; ", 2);
+		if (hs) {
+			idlen = hs - id;
+			hs += 2;
+			hslen = end - 1 - hs;
+		}
 	} else if ((p = memmem(s, end - s, "block ", 6))) {
 		p += 6;
 		k = p;
@@ -140,10 +147,12 @@ static bool parse_record(const char *s, size_t len, struct hist_record *rec)
 	}
 	rec->kname = strndup(k, klen);
 	rec->identity = id ? strndup(id, idlen) : strdup(cleared ? "" : "kernel");
-	if (!rec->kname || !rec->identity) {
+	rec->handles = hs ? strndup(hs, hslen) : NULL;
+	if (!rec->kname || !rec->identity || (hs && !rec->handles)) {
 		free(rec->kname);
 		free(rec->name);
 		free(rec->identity);
+		free(rec->handles);
 		return false;
 	}
 	return true;
@@ -181,20 +190,62 @@ static bool parse_tie(const char *s, size_t len, struct hist_tie *tie)
 	return true;
 }
 
-/* Add @tie to the current boot unless its address is tied already. Returns 0 or -ENOMEM. */
-static int add_tie(struct history *h, struct hashmap *seen, struct hist_tie *tie)
+/*
+ * Add @tie (consumed) to the current boot unless its address is tied
+ * already; @shared: a record's name of a port or controller, which ties
+ * every disk whose record gives it. Returns 0 or -ENOMEM.
+ */
+static int add_tie(struct history *h, struct hashmap *seen, struct hist_tie *tie, bool shared)
 {
 	struct hist_boot *b = &h->boots[h->nboots - 1];
-	bool dup = hashmap_get(seen, tie->hctl) != NULL;
+	size_t at = (uintptr_t)hashmap_get(seen, tie->hctl);
+	int r = 0;
 
-	if (dup || ARRAY_GROW(b->ties, b->nties) < 0) {
-		free(tie->hctl);
-		free(tie->kname);
-		return dup ? 0 : -ENOMEM;
+	if (at) {
+		struct hist_tie *t = &b->ties[at - 1];
+
+		if (shared && !streq(t->kname, tie->kname) && !strv_contains(&t->more, tie->kname))
+			r = strv_push(&t->more, tie->kname);
+	} else if (ARRAY_GROW(b->ties, b->nties) < 0) {
+		r = -ENOMEM;
+	} else {
+		b->ties[b->nties++] = *tie;
+		/* Keyed by the address's own string, which stays where it is as the array grows. */
+		return hashmap_put(seen, tie->hctl, (void *)(uintptr_t)b->nties) < 0 ? -ENOMEM : 0;
 	}
-	b->ties[b->nties++] = *tie;
-	/* Keyed by the address's own string, which stays where it is as the array grows. */
-	return hashmap_put(seen, tie->hctl, tie->hctl) < 0 ? -ENOMEM : 0;
+	free(tie->hctl);
+	free(tie->kname);
+	return r;
+}
+
+/*
+ * Tie the other names @rec gives its disk: "ata3.00, 2:0:0:0" its own,
+ * then after "; " those of its port or controller, "ata3".
+ */
+static int add_record_ties(struct history *h, struct hashmap *seen, const struct hist_record *rec)
+{
+	const char *p = rec->handles;
+	bool shared = false;
+	int r = 0;
+
+	while (p && *p && r >= 0) {
+		size_t n = strcspn(p, ",;");
+		struct hist_tie tie = { n ? strndup(p, n) : NULL, strdup(rec->kname) };
+
+		if (n && (!tie.hctl || !tie.kname)) {
+			free(tie.hctl);
+			free(tie.kname);
+			return -ENOMEM;
+		}
+		if (n)
+			r = add_tie(h, seen, &tie, shared);
+		else
+			free(tie.kname);
+		shared = shared || p[n] == ';';
+		p += n;
+		p += strspn(p, ",; ");
+	}
+	return r;
 }
 
 /* A line where a boot starts: "-- Boot ID --" (journalctl), the kernel's "Linux version". */
@@ -227,12 +278,14 @@ void history_free(struct history *h)
 		free(h->recs[i].kname);
 		free(h->recs[i].name);
 		free(h->recs[i].identity);
+		free(h->recs[i].handles);
 		free(h->recs[i].time);
 	}
 	for (size_t i = 0; i < h->nboots; i++) {
 		for (size_t j = 0; j < h->boots[i].nties; j++) {
 			free(h->boots[i].ties[j].hctl);
 			free(h->boots[i].ties[j].kname);
+			strv_free(&h->boots[i].ties[j].more);
 		}
 		free(h->boots[i].ties);
 		free(h->boots[i].id);
@@ -288,10 +341,10 @@ int history_scan(struct history *h, const char *text, size_t len)
 		}
 		content = true;
 		if (!parse_record(text + start, llen, &rec)) {
-			struct hist_tie tie;
+			struct hist_tie tie = {};
 
 			if (parse_tie(text + start, llen, &tie))
-				r = add_tie(h, &seen, &tie);
+				r = add_tie(h, &seen, &tie, false);
 			continue;
 		}
 		rec.start = start;
@@ -302,12 +355,14 @@ int history_scan(struct history *h, const char *text, size_t len)
 			free(rec.kname);
 			free(rec.name);
 			free(rec.identity);
+			free(rec.handles);
 			free(rec.time);
 			r = -ENOMEM;
 			break;
 		}
 		h->recs[h->nrecs++] = rec;
 		h->boots[h->nboots - 1].nrec++;
+		r = add_record_ties(h, &seen, &rec);
 	}
 	hashmap_free(&seen);
 	if (r < 0)
@@ -370,12 +425,47 @@ static const struct hist_tie *find_tie(const struct history_walk *w, const char 
 	return NULL;
 }
 
-/* The rewriter for the names in force, with the SCSI addresses tied to them. */
+/*
+ * What a port's or controller's name that several disks share becomes:
+ * "{db-a,db-b}", each disk by its name in force or its kernel name, when
+ * one has a name; else NULL.
+ */
+static char *shared_name(struct history_walk *w, const struct hist_tie *tie)
+{
+	struct strv names = {};
+	bool named = false;
+	char *joined, *s = NULL;
+
+	for (size_t i = 0; i <= tie->more.n; i++) {
+		const char *k = i ? tie->more.v[i - 1] : tie->kname;
+		struct da_rename *n = find_name(w, k);
+
+		named = named || n;
+		if (strv_push(&names, n ? n->name : k) < 0) {
+			strv_free(&names);
+			return NULL;
+		}
+	}
+	joined = named ? strv_join(names.v, ",") : NULL;
+	if (joined)
+		s = xasprintf("{%s}", joined);
+	free(joined);
+	strv_free(&names);
+	return s;
+}
+
+/*
+ * The rewriter for the names in force, with the names tied to them: the
+ * SCSI addresses and the other names the records give (one way only), and
+ * a name several disks share as their list (both ways).
+ */
 static int build_rewriter(struct history_walk *w)
 {
 	const struct hist_boot *b = &w->h->boots[w->boot];
 	_cleanup_free_ struct da_rename *v = NULL;
+	struct strv lists = {};
 	size_t n = w->nnames;
+	int r;
 
 	da_rewriter_free(w->rw);
 	w->rw = NULL;
@@ -386,13 +476,22 @@ static int build_rewriter(struct history_walk *w)
 		return -ENOMEM;
 	memcpy(v, w->names, w->nnames * sizeof(*v));
 	for (size_t i = 0; i < b->nties; i++) {
-		struct da_rename *name = find_name(w, b->ties[i].kname);
+		const struct hist_tie *tie = &b->ties[i];
+		struct da_rename *name = find_name(w, tie->kname);
+		char *list;
 
-		/* As "sd 2:0:3:0: [sdc]" says it: the address of the disk (one way only). */
-		if (name && name->disk && w->mode != DA_REWRITE_REVERSE)
-			v[n++] = (struct da_rename){ .kname = b->ties[i].hctl, .name = name->name };
+		if (tie->more.n) {
+			list = shared_name(w, tie);
+			if (list && strv_consume(&lists, list) >= 0)
+				v[n++] = (struct da_rename){ .kname = tie->hctl, .name = list };
+		} else if (name && name->disk && w->mode != DA_REWRITE_REVERSE) {
+			/* As "sd 2:0:3:0: [sdc]" says it: the address of the disk. */
+			v[n++] = (struct da_rename){ .kname = tie->hctl, .name = name->name };
+		}
 	}
-	return da_rewriter_new_names(v, n, w->mode, w->write, w->userdata, &w->rw);
+	r = da_rewriter_new_names(v, n, w->mode, w->write, w->userdata, &w->rw);
+	strv_free(&lists);
+	return r;
 }
 
 const char *history_device_name(const struct history_walk *w, const char *device,

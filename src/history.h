@@ -12,19 +12,26 @@ struct hist_record {
 	char *kname;
 	char *name;	/* NULL: "alias cleared" */
 	char *identity; /* as the record says it; "kernel" for the kernel's own */
+	char *handles;	/* the disk's other names the record gives ("ata3.00, 2:0:0:0"), or NULL */
 	char *time;	/* the line's timestamp ("2.104224"), or NULL */
 };
 
-/* "sd 2:0:3:0: [sdc]": the kernel's own lines tie a SCSI address to a kernel name. */
+/*
+ * "sd 2:0:3:0: [sdc]": the kernel's own lines tie a SCSI address to a
+ * kernel name; a record's other names of its disk tie those ("ata3.00")
+ * too. A port's or controller's name (ata3, nvme0) that the records of
+ * several disks give ties them all: @more are the others.
+ */
 struct hist_tie {
 	char *hctl, *kname;
+	struct strv more;
 };
 
 struct hist_boot {
 	size_t start;	       /* its first byte in the text */
 	char *id;	       /* journalctl's boot ID when the text has one, else NULL */
 	size_t first, nrec;    /* its records in history.recs */
-	struct hist_tie *ties; /* each SCSI address's first kernel name in the boot */
+	struct hist_tie *ties; /* each SCSI address's (or handle's) first kernel name in the boot */
 	size_t nties;
 };
 

@@ -90,7 +90,15 @@ static const struct {
 	{ DA_REWRITE_ALIAS, "sda sdaa sda1 sdaa1 sdab", "bay1 bay10 bay1p1 bay10p1 sdab" },
 	/* NVMe, virtio, Xen, MMC, device-mapper, md. */
 	{ DA_REWRITE_ALIAS, "nvme0n1 nvme0n1p2 nvme0n1p7 nvme0n12 nvme0 nvme nvme0:",
-	  "fast fast2 fast7 nvme0n12 nvme0 nvme nvme0:" },
+	  "fast fast2 fast7 nvme0n12 fast nvme fast:" },
+	/* The controller of one namespace is that namespace; its generic node too. */
+	{ DA_REWRITE_ALIAS,
+	  "nvme nvme0: I/O 5 QID 1 timeout nvme01 nvme00 nvme0n ng0n1 ng0n2 ng0n1p1",
+	  "nvme fast: I/O 5 QID 1 timeout nvme01 nvme00 nvme0n fast ng0n2 ng0n1p1" },
+	{ DA_REWRITE_ALIAS, "mmc0: new SDHC card mmc00 mmc0.1 mmc1",
+	  "card: new SDHC card mmc00 mmc0.1 mmc1" },
+	/* A dot and a digit go on a word. */
+	{ DA_REWRITE_ALIAS, "sdc.1 sdc. sdc.x sdc..1", "sdc.1 bay07. bay07.x bay07..1" },
 	{ DA_REWRITE_ALIAS, "vdb vdb1 vdbb", "vm-data vm-data1 vdbb" },
 	{ DA_REWRITE_ALIAS, "xvda1 xvda", "xen0p1 xen0" },
 	{ DA_REWRITE_ALIAS, "mmcblk0p1 mmcblk0 mmcblk01", "card1 card mmcblk01" },
@@ -102,6 +110,7 @@ static const struct {
 	{ DA_REWRITE_ANNOTATE, "sd 2:0:3:0: [sdc] sdc1 /dev/sdd",
 	  "sd 2:0:3:0(bay07): [sdc(bay07)] sdc1(bay07p1) /dev/sdd(dblog)" },
 	{ DA_REWRITE_ANNOTATE, "nvme0n1p9", "nvme0n1p9(fast9)" },
+	{ DA_REWRITE_ANNOTATE, "nvme nvme0: reset", "nvme nvme0(fast): reset" },
 	/* Reverse: aliases (any case, every alias) and their partitions and links. */
 	{ DA_REWRITE_REVERSE, "bay07 BAY07p1 bay07p2 front Front1 bay1 bay10 bay1p1 bay10p1",
 	  "sdc sdc1 sdc2 sdc sdc1 sda sdaa sda1 sdaa1" },
@@ -116,6 +125,77 @@ static char *rewrite(struct da_rewriter *rw, const char *in, size_t len, size_t 
 
 	assert_true(da_rewrite_buf(rw, in, len, &out, ret_len) >= 0);
 	return out;
+}
+
+/*
+ * The handles ports and controllers share, on the fixtures that have them:
+ * sas-jbod24's boot SSD sdy on libata port ata3 (2:0:0:0), nvme-server's
+ * controller nvme0 with two namespaces and its multipath subsystem nvme1.
+ */
+static const struct {
+	const char *fixture, *table;
+	enum da_rewrite_mode mode;
+	const char *in, *out;
+} handle_cases[] = {
+	{ "sas-jbod24", "alias boot serial:S6PTNM0R123456\n", DA_REWRITE_ALIAS,
+	  "ata3.00: failed command: READ FPDMA QUEUED; ata3: hard resetting link",
+	  "boot: failed command: READ FPDMA QUEUED; boot: hard resetting link" },
+	{ "sas-jbod24", "alias boot serial:S6PTNM0R123456\n", DA_REWRITE_ALIAS,
+	  "ata30.00 ata13.00 ata3.01 ata3.001 ata3.0 xata3 ata3.00x ata3.00p1 ata31 ata",
+	  "ata30.00 ata13.00 ata3.01 ata3.001 ata3.0 xata3 ata3.00x ata3.00p1 ata31 ata" },
+	{ "sas-jbod24", "alias boot serial:S6PTNM0R123456\n", DA_REWRITE_ANNOTATE,
+	  "ata3.00: status: { DRDY ERR }", "ata3.00(boot): status: { DRDY ERR }" },
+	/* Reverse gives the disk's kernel name: which handle it was is not kept. */
+	{ "sas-jbod24", "alias boot serial:S6PTNM0R123456\n", DA_REWRITE_REVERSE, "boot: x",
+	  "sdy: x" },
+	{ "nvme-server",
+	  "alias db-a wwn:eui.0025388b71b2c3d4\nalias fab wwn:eui.36344730522001040025384500000001\n",
+	  DA_REWRITE_ALIAS,
+	  "nvme nvme0: I/O 9 QID 2 timeout; nvme nvme1: reset nvme1c1n1 ng1n1 ng0n2",
+	  "nvme {db-a,nvme0n2}: I/O 9 QID 2 timeout; nvme fab: reset fab fab ng0n2" },
+	{ "nvme-server",
+	  "alias db-a wwn:eui.0025388b71b2c3d4\nalias db-b wwn:eui.0025388b71b2c3e5\n",
+	  DA_REWRITE_REVERSE, "nvme {db-a,db-b}: x {db-a,db-b} {DB-A,db-b}: {db-b,db-a}",
+	  "nvme nvme0: x nvme0 nvme0: {nvme0n2,nvme0n1}" },
+	/* No alias on the controller's namespaces: nothing to say. */
+	{ "nvme-server", "alias fab wwn:eui.36344730522001040025384500000001\n", DA_REWRITE_ALIAS,
+	  "nvme nvme0: x", "nvme nvme0: x" },
+};
+
+static void test_handles(void **state)
+{
+	const char *fixtures = getenv("FIXTURES");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(handle_cases) / sizeof(handle_cases[0]); i++) {
+		struct da_ctx *ctx = NULL;
+		struct da_devlist *list = NULL;
+		struct da_table *tab = NULL;
+		struct da_map *map = NULL;
+		struct da_rewriter *rw = NULL;
+		char root[PATH_MAX], *out;
+
+		snprintf(root, sizeof(root), "%s/%s", fixtures ? fixtures : "tests/fixtures",
+			 handle_cases[i].fixture);
+		assert_int_equal(da_ctx_new(root, &ctx), 0);
+		assert_int_equal(da_devlist_scan(ctx, NULL, &list), 0);
+		assert_int_equal(da_table_parse("t", handle_cases[i].table,
+						strlen(handle_cases[i].table), NULL, &tab),
+				 0);
+		assert_int_equal(da_map_new(tab, list, &map), 0);
+		assert_int_equal(da_rewriter_new(map, handle_cases[i].mode, NULL, NULL, &rw), 0);
+		out = rewrite(rw, handle_cases[i].in, strlen(handle_cases[i].in), NULL);
+		if (strcmp(out, handle_cases[i].out) != 0)
+			fail_msg("%s mode %d: '%s'\n  gave '%s'\n  want '%s'",
+				 handle_cases[i].fixture, handle_cases[i].mode, handle_cases[i].in,
+				 out, handle_cases[i].out);
+		free(out);
+		da_rewriter_free(rw);
+		da_map_free(map);
+		da_table_free(tab);
+		da_devlist_free(list);
+		da_ctx_unref(ctx);
+	}
 }
 
 static void test_tokens(void **state)
@@ -294,9 +374,10 @@ static void test_write_error(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tokens),	     cmocka_unit_test(test_count),
-		cmocka_unit_test(test_outlives_map), cmocka_unit_test(test_binary),
-		cmocka_unit_test(test_stream),	     cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_tokens),	    cmocka_unit_test(test_handles),
+		cmocka_unit_test(test_count),	    cmocka_unit_test(test_outlives_map),
+		cmocka_unit_test(test_binary),	    cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_write_error),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -22,7 +22,8 @@ cat >log <<'L'
 [   12.500000] blk_update_request: I/O error, dev sdd, sector 2048 op 0x0:(READ)
 [   13.000000] Buffer I/O error on dev xvda1, logical block 0, async page read
 [   14.000000] vdb: vdb1 mmcblk0: mmcblk0p1
-not names: sdca asdc sdc_old sdc-old /sys/block/sdc/stat nvme0 12:0:3:0 dm-30
+not names: sdca asdc sdc_old sdc-old /sys/block/sdc/stat nvme01 nvme0.1 12:0:3:0 dm-30
+[   15.000000] nvme nvme0: I/O 12 QID 3 timeout, aborting; ng0n1; mmc0: card removed
 /dev/sdc1 on /srv type ext4; /dev/mapper/vg0-data on /data; dm-3
 L
 da filter log
