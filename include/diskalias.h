@@ -391,6 +391,11 @@ const char *da_device_ata(const struct da_device *dev);
  */
 const char *da_device_handle(const struct da_device *dev, size_t i, bool *ret_shared);
 /*
+ * A rewriter names a port's or controller's name by the list of its disks
+ * ("{db-a,db-b}") up to this many; one more disks share is left as it is.
+ */
+#define DA_SHARED_NAMES_MAX 16
+/*
  * The @i-th value the device has for identity @kind (several for id and
  * path), or NULL past the last. Owned by the device.
  */

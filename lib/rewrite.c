@@ -368,7 +368,7 @@ static int add_shared(struct builder *b, const struct da_map *map, bool reverse)
 		struct group *g = hashmap_get(&groups, handles.v[i]);
 		const char *h, *to;
 
-		if (g && r >= 0 && g->named) {
+		if (g && r >= 0 && g->named && g->names.n <= DA_SHARED_NAMES_MAX) {
 			_cleanup_free_ char *joined = strv_join(g->names.v, ",");
 
 			h = keep(&b->strings, strdup(handles.v[i]));

@@ -204,7 +204,9 @@ static int add_tie(struct history *h, struct hashmap *seen, struct hist_tie *tie
 	if (at) {
 		struct hist_tie *t = &b->ties[at - 1];
 
-		if (shared && !streq(t->kname, tie->kname) && !strv_contains(&t->more, tie->kname))
+		/* One past the most a list names: enough to know it is too many. */
+		if (shared && t->more.n < DA_SHARED_NAMES_MAX && !streq(t->kname, tie->kname) &&
+		    !strv_contains(&t->more, tie->kname))
 			r = strv_push(&t->more, tie->kname);
 	} else if (ARRAY_GROW(b->ties, b->nties) < 0) {
 		r = -ENOMEM;
@@ -425,6 +427,11 @@ static const struct hist_tie *find_tie(const struct history_walk *w, const char 
 	return NULL;
 }
 
+static int kname_order(const void *a, const void *b)
+{
+	return strverscmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /*
  * What a port's or controller's name that several disks share becomes:
  * "{db-a,db-b}", each disk by its name in force or its kernel name, when
@@ -435,13 +442,19 @@ static char *shared_name(struct history_walk *w, const struct hist_tie *tie)
 	struct strv names = {};
 	bool named = false;
 	char *joined, *s = NULL;
+	_cleanup_free_ const char **knames = calloc(tie->more.n + 1, sizeof(*knames));
 
+	if (!knames)
+		return NULL;
+	/* In kernel name order, as the device list has them: nvme0n1 before nvme0n2. */
+	knames[0] = tie->kname;
+	memcpy(knames + 1, tie->more.v, tie->more.n * sizeof(*knames));
+	qsort(knames, tie->more.n + 1, sizeof(*knames), kname_order);
 	for (size_t i = 0; i <= tie->more.n; i++) {
-		const char *k = i ? tie->more.v[i - 1] : tie->kname;
-		struct da_rename *n = find_name(w, k);
+		struct da_rename *n = find_name(w, knames[i]);
 
 		named = named || n;
-		if (strv_push(&names, n ? n->name : k) < 0) {
+		if (strv_push(&names, n ? n->name : knames[i]) < 0) {
 			strv_free(&names);
 			return NULL;
 		}
@@ -480,7 +493,9 @@ static int build_rewriter(struct history_walk *w)
 		struct da_rename *name = find_name(w, tie->kname);
 		char *list;
 
-		if (tie->more.n) {
+		if (tie->more.n >= DA_SHARED_NAMES_MAX) {
+			continue;
+		} else if (tie->more.n) {
 			list = shared_name(w, tie);
 			if (list && strv_consume(&lists, list) >= 0)
 				v[n++] = (struct da_rename){ .kname = tie->hctl, .name = list };
@@ -560,8 +575,10 @@ int history_walk_to(struct history_walk *w, size_t off)
 			return r;
 		changed |= r > 0;
 	}
-	if (!changed)
+	w->stale = w->stale || changed;
+	if (!w->stale || history_record_at(w, off))
 		return 0;
+	w->stale = false;
 	return build_rewriter(w);
 }
 

@@ -61,12 +61,18 @@ struct history_walk {
 	struct da_rename *names;
 	size_t nnames;
 	struct da_rewriter *rw;
+	bool stale; /* the names changed since rw was built */
 };
 
 void history_walk_init(struct history_walk *w, const struct history *h, enum da_rewrite_mode mode,
 		       da_rewrite_write_fn write, void *userdata);
 void history_walk_done(struct history_walk *w);
-/* Move to byte @off (never back): w->rw names the text there. Returns 0 or -errno. */
+/*
+ * Move to byte @off (never back): w->rw names the text there, unless a
+ * record starts there (records are kept as written: the rewriter is built
+ * at the next other line, so a run of records costs one build). Returns 0
+ * or -errno.
+ */
 int history_walk_to(struct history_walk *w, size_t off);
 /* Where the names may change next after the walk's place: a record or a boot (or @len). */
 size_t history_walk_end(const struct history_walk *w, size_t len);

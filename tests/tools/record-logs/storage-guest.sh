@@ -1,0 +1,48 @@
+# Guest side of tests/tools/record-logs/storage (busybox sh): udev names the
+# disks, md and dm are built, the errors happen, then the kernel log, the
+# steps taken and the recorded sysroot (a base64 tar) are printed between
+# "== NAME" lines.
+step() { echo "$*" >>/tmp/steps; "$@" >>/tmp/steps.out 2>&1; }
+by_serial() { # by_serial SERIAL: the kernel name of the disk with that serial
+	for l in /dev/disk/by-id/*"$1"; do
+		[ -L "$l" ] && basename "$(readlink "$l")" && return
+	done
+}
+/lib/qemu-test/start-udev
+mkdir -p /run/mdadm
+sata0=$(by_serial SATA-ERR-0)
+sata1=$(by_serial SATA-MD-1)
+peer=$(by_serial VBLK-MD-2)
+nvme2=$(for d in /sys/block/nvme*n2; do basename "$d"; done)
+echo "sata0=$sata0 sata1=$sata1 peer=$peer nvme2=$nvme2" >>/tmp/steps
+# md RAID1 of the second SATA disk's first partition and the virtio disk.
+step mdadm --create /dev/md0 --run --assume-clean --level=1 --raid-devices=2 --metadata=1.2 \
+	--name=data --uuid=0a1b2c3d:4e5f6071:8293a4b5:c6d7e8f9 /dev/${sata1}1 /dev/$peer
+udevadm settle --timeout=60
+# device-mapper: vg0-data, linear over its second partition.
+size=$(cat /sys/class/block/${sata1}2/size)
+step dmsetup create --noudevsync vg0-data --table "0 $size linear /dev/${sata1}2 0"
+udevadm trigger --action=change /sys/class/block/dm-0 2>/dev/null
+udevadm settle --timeout=60
+sleep 1
+# The errors: a SATA read (libata's error handling), an NVMe read.
+step dd if=/dev/$sata0 of=/dev/null bs=512 skip=4660 count=1 iflag=direct
+sleep 2
+step dd if=/dev/$nvme2 of=/dev/null bs=512 skip=4660 count=1 iflag=direct
+sleep 1
+# A member of the mirror fails.
+step mdadm /dev/md0 --fail /dev/${sata1}1
+sleep 1
+step mdadm /dev/md0 --remove /dev/${sata1}1
+udevadm settle --timeout=60
+sleep 1
+echo "== steps"
+cat /tmp/steps /tmp/steps.out
+echo "== kmsg"
+/test/kmsgdump
+echo "== dmesg"
+dmesg
+echo "== sysroot"
+/usr/bin/bash /test/record-sysroot /tmp/sysroot >/tmp/record.log 2>&1 || cat /tmp/record.log
+tar -C /tmp/sysroot -czf - . | base64
+echo "== end"
