@@ -42,6 +42,7 @@ struct da_device {
 	struct strv handles, shared;
 	struct strv slaves, holders; /* kernel names: what a dm or md device is made of, and back */
 	char *id_path;		     /* udev's ID_PATH: the slot's primary by-path name */
+	char *md_devname;	     /* udev's MD_DEVNAME: the array is also /dev/md/NAME */
 	struct strv ids[_DA_ID_MAX];
 	struct strv links; /* "by-id/NAME" for each /dev/disk link */
 };
@@ -74,6 +75,7 @@ static void device_free(struct da_device *d)
 	free(d->wwn);
 	free(d->dm_name);
 	free(d->id_path);
+	free(d->md_devname);
 	free(d->hctl);
 	free(d->ata);
 	strv_free(&d->handles);
@@ -582,6 +584,13 @@ static int read_udev_db(const struct da_ctx *ctx, struct da_device *d, const str
 			if (!d->id_path)
 				r = -ENOMEM;
 		}
+		/* mdadm's rules make /dev/md/NAME of it; a name with a '/' is no such link. */
+		if (strncmp(line, "E:MD_DEVNAME=", 13) == 0 && !d->md_devname && line[13] &&
+		    !strchr(line + 13, '/') && strcmp(line + 13, ".") && strcmp(line + 13, "..")) {
+			d->md_devname = strdup(line + 13);
+			if (!d->md_devname)
+				r = -ENOMEM;
+		}
 		if (strncmp(line, "S:", 2) == 0)
 			r = add_db_link(d, line, w);
 		if (strncmp(line, "E:", 2) == 0) {
@@ -1066,6 +1075,11 @@ DA_EXPORT const char *da_device_slave(const struct da_device *d, size_t i)
 DA_EXPORT const char *da_device_holder(const struct da_device *d, size_t i)
 {
 	return i < d->holders.n ? d->holders.v[i] : NULL;
+}
+
+const char *da_device_md_devname(const struct da_device *d)
+{
+	return d->md_devname;
 }
 
 DA_EXPORT const char *da_device_tran(const struct da_device *d)

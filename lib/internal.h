@@ -97,6 +97,7 @@ char *da_identity_problem(const char *text, bool *ret_oom);
  */
 int da_devlist_new_empty(struct da_devlist **ret_list);
 int da_device_set_devpath(struct da_device *d, const char *devpath);
+const char *da_device_md_devname(const struct da_device *d);
 int da_devlist_add_device(struct da_devlist *l, const char *kname, unsigned int major,
 			  unsigned int minor, unsigned int partno, struct da_device *parent,
 			  struct da_device **ret_dev);

@@ -287,7 +287,10 @@ static int add_pattern(struct builder *b, char *s, const char *to, const char *n
 	return 0;
 }
 
-/* The names of @d, kernel name to alias: sdc, /dev/sdc, /dev/mapper/NAME, 2:0:3:0. */
+/*
+ * The names of @d, kernel name to alias: sdc, /dev/sdc, /dev/mapper/NAME,
+ * /dev/md/NAME, 2:0:3:0, and its own other names (ata3.00, sg2, ng0n1).
+ */
 static int add_forward(struct builder *b, const struct da_map *map, const struct da_device *d)
 {
 	const char *name = da_map_device_name(map, d, 0);
@@ -306,6 +309,9 @@ static int add_forward(struct builder *b, const struct da_map *map, const struct
 		r = add_pattern(b, da_devnode(kname), link, name, disk);
 	if (r >= 0 && da_device_dm_name(d))
 		r = add_pattern(b, da_mapper_node(da_device_dm_name(d)), link, name, false);
+	if (r >= 0 && da_device_md_devname(d))
+		r = add_pattern(b, xasprintf("/dev/md/%s", da_device_md_devname(d)), link, name,
+				false);
 	if (r >= 0 && disk && da_device_hctl(d))
 		r = add_pattern(b, strdup(da_device_hctl(d)), name, name, false);
 	for (size_t i = 0; r >= 0 && (h = da_device_handle(d, i, &shared)); i++)

@@ -157,6 +157,10 @@ static const struct {
 	  "alias db-a wwn:eui.0025388b71b2c3d4\nalias db-b wwn:eui.0025388b71b2c3e5\n",
 	  DA_REWRITE_REVERSE, "nvme {db-a,db-b}: x {db-a,db-b} {DB-A,db-b}: {db-b,db-a}",
 	  "nvme nvme0: x nvme0 nvme0: {nvme0n2,nvme0n1}" },
+	/* An md array by mdadm's /dev/md/NAME (udev's MD_DEVNAME), and its members. */
+	{ "vm-virtio", "alias mirror id:md-uuid-3a7b2c1d:4e5f6071:8293a4b5:c6d7e8f9\n",
+	  DA_REWRITE_ALIAS, "mount /dev/md/data /srv; /dev/md/data1 /dev/md/dat md127",
+	  "mount /dev/disk/by-alias/mirror /srv; /dev/md/data1 /dev/md/dat mirror" },
 	/* No alias on the controller's namespaces: nothing to say. */
 	{ "nvme-server", "alias fab wwn:eui.36344730522001040025384500000001\n", DA_REWRITE_ALIAS,
 	  "nvme nvme0: x", "nvme nvme0: x" },
