@@ -9,6 +9,12 @@ by_serial() { # by_serial SERIAL: the kernel name of the disk with that serial
 	done
 }
 /lib/qemu-test/start-udev
+# journald on its own (no systemd): volatile storage under /run/log/journal.
+mkdir -p /run/systemd/journal /var/log /etc/systemd /sys/fs/cgroup
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+echo 5d1a5a3c0e6f4b7c8d9e0f1a2b3c4d5e >/etc/machine-id
+printf '[Journal]\nStorage=volatile\nReadKMsg=yes\n' >/etc/systemd/journald.conf
+/lib/systemd/systemd-journald >/tmp/journald.log 2>&1 &
 mkdir -p /run/mdadm
 sata0=$(by_serial SATA-ERR-0)
 sata1=$(by_serial SATA-MD-1)
@@ -38,6 +44,21 @@ udevadm settle --timeout=60
 sleep 1
 echo "== steps"
 cat /tmp/steps /tmp/steps.out
+echo "== journal"
+sleep 2
+for l in /dev/disk/by-alias/*; do
+	echo "# journalctl -k $l"
+	journalctl -k -q --no-pager -o short-monotonic "$l" 2>&1 | sed 's/^/  /'
+done
+echo "# journalctl -k _UDEV_DEVLINK=/dev/disk/by-alias/sata-err"
+journalctl -k -q --no-pager -o short-monotonic _UDEV_DEVLINK=/dev/disk/by-alias/sata-err 2>&1 | sed 's/^/  /'
+echo "# journalctl -k -o verbose, one record of sdb"
+journalctl -k -q --no-pager -o verbose _KERNEL_DEVICE=b8:16 2>&1 | head -n 30 | sed 's/^/  /'
+echo "# journald's own output, its process, its files"
+cat /tmp/journald.log
+pidof systemd-journald || echo "journald is not running"
+ls -R /run/log/journal 2>&1 | head -n 5
+journalctl -k --no-pager -o short-monotonic 2>&1 | grep -c .
 echo "== kmsg"
 /test/kmsgdump
 echo "== dmesg"
