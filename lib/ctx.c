@@ -132,6 +132,11 @@ char *da_mapper_node(const char *dm_name)
 	return xasprintf("/dev/mapper/%s", dm_name);
 }
 
+char *da_md_node(const char *md_devname)
+{
+	return xasprintf("/dev/md/%s", md_devname);
+}
+
 DA_EXPORT char *da_ctx_path(const struct da_ctx *ctx, enum da_ctx_file file)
 {
 	static const char *const rel[] = {

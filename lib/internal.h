@@ -32,6 +32,7 @@ const char *da_dev_strip(const char *arg);
 /* "/dev/disk/by-alias/NAME", "/dev/mapper/NAME": the paths users write. Caller frees. */
 char *da_alias_node(const char *name);
 char *da_mapper_node(const char *dm_name);
+char *da_md_node(const char *md_devname);
 
 /*
  * The length of the base of partition name @name (@len bytes; bay07p1 -> 5,

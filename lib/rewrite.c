@@ -310,8 +310,7 @@ static int add_forward(struct builder *b, const struct da_map *map, const struct
 	if (r >= 0 && da_device_dm_name(d))
 		r = add_pattern(b, da_mapper_node(da_device_dm_name(d)), link, name, false);
 	if (r >= 0 && da_device_md_devname(d))
-		r = add_pattern(b, xasprintf("/dev/md/%s", da_device_md_devname(d)), link, name,
-				false);
+		r = add_pattern(b, da_md_node(da_device_md_devname(d)), link, name, false);
 	if (r >= 0 && disk && da_device_hctl(d))
 		r = add_pattern(b, strdup(da_device_hctl(d)), name, name, false);
 	for (size_t i = 0; r >= 0 && (h = da_device_handle(d, i, &shared)); i++)
