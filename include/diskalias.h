@@ -109,6 +109,7 @@ enum da_ctx_file {
 	DA_FILE_VDEV_ID_CONF,	    /* etc/zfs/vdev_id.conf, OpenZFS's names (import) */
 	DA_FILE_MULTIPATH_BINDINGS, /* etc/multipath/bindings (import) */
 	DA_FILE_MULTIPATH_CONF,	    /* etc/multipath.conf (import) */
+	DA_FILE_DEVICES, /* run/diskalias/devices: the last scan's devices, while they stand */
 };
 
 /* The path of @file under the context's root. Caller frees; NULL without memory. */

@@ -111,6 +111,11 @@ char *da_ctx_udev_db(const struct da_ctx *ctx, unsigned int major, unsigned int 
 	return xasprintf("%s/run/udev/data/b%u:%u", ctx->root, major, minor);
 }
 
+char *da_ctx_udev_data(const struct da_ctx *ctx)
+{
+	return xasprintf("%s/run/udev/data", ctx->root);
+}
+
 DA_EXPORT char *da_devnode(const char *kname)
 {
 	char *s = xasprintf("/dev/%s", kname);
@@ -158,6 +163,7 @@ DA_EXPORT char *da_ctx_path(const struct da_ctx *ctx, enum da_ctx_file file)
 		[DA_FILE_VDEV_ID_CONF] = "/etc/zfs/vdev_id.conf",
 		[DA_FILE_MULTIPATH_BINDINGS] = "/etc/multipath/bindings",
 		[DA_FILE_MULTIPATH_CONF] = "/etc/multipath.conf",
+		[DA_FILE_DEVICES] = "/run/diskalias/devices",
 	};
 
 	if ((unsigned int)file >= ARRAY_SIZE(rel))

@@ -17,41 +17,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "hashmap.h"
-#include "internal.h"
-
-struct da_device {
-	char *kname;
-	char *syspath; /* the device's real directory under sys/devices */
-	unsigned int major, minor;
-	enum da_devtype devtype;
-	const char *type;
-	uint64_t size;
-	unsigned int partno;
-	struct da_device *parent;
-	bool removable, ro;
-	char *model, *serial, *wwn, *dm_name;
-	char *hctl;	  /* SCSI address H:C:T:L, from the scsi_device on the parent walk */
-	const char *tran; /* how it is attached, as lsblk's TRAN: sata, sas, nvme, usb, ... */
-	char *ata;	  /* the libata device, ataN.DD */
-	/*
-	 * The other names the kernel gives this disk in its log: its own
-	 * (ata3.00, sg2, nvme0c1n1, ng0n1) and those it shares with the disks
-	 * of the same port or controller (ata3, nvme0, mmc0).
-	 */
-	struct strv handles, shared;
-	struct strv slaves, holders; /* kernel names: what a dm or md device is made of, and back */
-	char *id_path;		     /* udev's ID_PATH: the slot's primary by-path name */
-	char *md_devname;	     /* udev's MD_DEVNAME: the array is also /dev/md/NAME */
-	struct strv ids[_DA_ID_MAX];
-	struct strv links; /* "by-id/NAME" for each /dev/disk link */
-};
-
-struct da_devlist {
-	struct da_device **v;
-	size_t n;
-	struct hashmap bykname;
-};
+#include "device.h"
 
 /* What a scan reads of each device besides its names, numbers and partitions. */
 struct scan_want {
@@ -64,9 +30,10 @@ static bool wants(const struct scan_want *w, enum da_id_kind kind)
 	return w->kinds & (1U << kind);
 }
 
-static void device_free(struct da_device *d)
+void device_free(struct da_device *d)
 {
-	if (!d)
+	/* A snapshot's device is part of its list's blocks (devcache.c). */
+	if (!d || d->borrowed)
 		return;
 	free(d->kname);
 	free(d->syspath);
@@ -96,6 +63,7 @@ DA_EXPORT void da_devlist_free(struct da_devlist *l)
 		device_free(l->v[i]);
 	free(l->v);
 	hashmap_free(&l->bykname);
+	devcache_release(l);
 	free(l);
 }
 
@@ -373,33 +341,54 @@ static int path_handles(struct da_device *d)
 	return r;
 }
 
+/* lsblk's type of a dm device by its uuid's prefix. */
+static const struct {
+	const char *prefix, *type;
+} dm_types[] = {
+	{ "LVM-", "lvm" },
+	{ "CRYPT-", "crypt" },
+	{ "mpath-", "mpath" },
+	{ "part", "part" },
+};
+
+/* lsblk-style type names for md levels, kept as static strings. */
+static const char *const md_levels[] = {
+	"raid0", "raid1", "raid4", "raid5", "raid6", "raid10", "linear", "multipath",
+};
+
+/* The other type and transport names a device points at. */
+static const char *const static_names[] = {
+	"disk", "part", "loop",	  "rom", "dm",	  "md",	 "sata",
+	"sas",	"usb",	"virtio", "fc",	 "iscsi", "mmc", "nvme",
+};
+
+const char *device_static_name(const char *s)
+{
+	for (size_t i = 0; s && i < ARRAY_SIZE(static_names); i++)
+		if (streq(s, static_names[i]))
+			return static_names[i];
+	for (size_t i = 0; s && i < ARRAY_SIZE(dm_types); i++)
+		if (streq(s, dm_types[i].type))
+			return dm_types[i].type;
+	for (size_t i = 0; s && i < ARRAY_SIZE(md_levels); i++)
+		if (streq(s, md_levels[i]))
+			return md_levels[i];
+	return NULL;
+}
+
 static const char *dm_type(const char *uuid)
 {
-	static const struct {
-		const char *prefix, *type;
-	} types[] = {
-		{ "LVM-", "lvm" },
-		{ "CRYPT-", "crypt" },
-		{ "mpath-", "mpath" },
-		{ "part", "part" },
-	};
-
-	for (size_t i = 0; uuid && i < ARRAY_SIZE(types); i++)
-		if (strncmp(uuid, types[i].prefix, strlen(types[i].prefix)) == 0)
-			return types[i].type;
+	for (size_t i = 0; uuid && i < ARRAY_SIZE(dm_types); i++)
+		if (strncmp(uuid, dm_types[i].prefix, strlen(dm_types[i].prefix)) == 0)
+			return dm_types[i].type;
 	return "dm";
 }
 
-/* lsblk-style type names for md levels, kept as static strings. */
 static const char *md_type(const char *level)
 {
-	static const char *const levels[] = {
-		"raid0", "raid1", "raid4", "raid5", "raid6", "raid10", "linear", "multipath",
-	};
-
-	for (size_t i = 0; level && i < ARRAY_SIZE(levels); i++)
-		if (streq(level, levels[i]))
-			return levels[i];
+	for (size_t i = 0; level && i < ARRAY_SIZE(md_levels); i++)
+		if (streq(level, md_levels[i]))
+			return md_levels[i];
 	return "md";
 }
 
@@ -742,7 +731,7 @@ static int device_cmp(const void *pa, const void *pb)
 	return a->partno < b->partno ? -1 : a->partno > b->partno;
 }
 
-static int list_add(struct da_devlist *l, struct da_device *d)
+int device_list_add(struct da_devlist *l, struct da_device *d)
 {
 	if (ARRAY_GROW(l->v, l->n) < 0)
 		return -ENOMEM;
@@ -764,8 +753,8 @@ static int add_holders(struct da_devlist *l, struct da_device *d)
 	return r;
 }
 
-static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *diag,
-		struct da_devlist **ret_list)
+static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *diag,
+		      struct da_devlist **ret_list)
 {
 	_cleanup_free_ char *dir = da_ctx_sys(ctx, "class/block");
 	struct strv hidden = {}; /* NVMe multipath paths, hidden disks */
@@ -809,7 +798,7 @@ static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *d
 		r = 0;
 		if (!d)
 			continue;
-		r = list_add(l, d);
+		r = device_list_add(l, d);
 		if (r < 0) {
 			device_free(d);
 			break;
@@ -857,10 +846,44 @@ static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *d
 	return 0;
 }
 
+#define ALL_KINDS ((1U << _DA_ID_MAX) - 1)
+
+/*
+ * A scan for names and identities (no details) is answered from the last
+ * one's snapshot while nothing has changed since (devcache.c): reading
+ * every disk's place and udev entry is what start-up would otherwise cost.
+ * A scan that makes a new snapshot reads every identity kind, so that the
+ * next command with another table can use it too; one that met a problem
+ * leaves none, so the problem is told again next time.
+ */
+static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *diag,
+		struct da_devlist **ret_list)
+{
+	const struct scan_want ids = { .kinds = ALL_KINDS };
+	struct devcache_stamp stamp;
+	struct da_diag local = {};
+	struct da_diag *dg = diag ? diag : &local;
+	size_t before = dg->n;
+	bool cache = !w->details && devcache_stamp(ctx, &stamp) == 0;
+	int r;
+
+	if (cache) {
+		r = devcache_read(ctx, &stamp, ret_list);
+		if (r != 0)
+			return r < 0 ? r : 0;
+		w = &ids;
+	}
+	r = scan_sysfs(ctx, w, dg, ret_list);
+	if (r == 0 && cache && dg->n == before)
+		devcache_write(ctx, &stamp, *ret_list);
+	da_diag_clear(&local);
+	return r;
+}
+
 DA_EXPORT int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag,
 			      struct da_devlist **ret_list)
 {
-	const struct scan_want all = { .details = true, .kinds = (1U << _DA_ID_MAX) - 1 };
+	const struct scan_want all = { .details = true, .kinds = ALL_KINDS };
 
 	return scan(ctx, &all, diag, ret_list);
 }
@@ -936,7 +959,7 @@ int da_devlist_add_device(struct da_devlist *l, const char *kname, unsigned int 
 	d->type = parent ? "part" : "disk";
 	d->partno = partno;
 	d->parent = parent;
-	r = list_add(l, d);
+	r = device_list_add(l, d);
 	if (r < 0) {
 		/* list_add() may have kept the device in the array: take it out. */
 		if (l->n && l->v[l->n - 1] == d)

@@ -17,6 +17,8 @@
 char *da_ctx_sys(const struct da_ctx *ctx, const char *fmt, ...) _printf_(2, 3);
 char *da_ctx_dev(const struct da_ctx *ctx, const char *fmt, ...) _printf_(2, 3);
 char *da_ctx_udev_db(const struct da_ctx *ctx, unsigned int major, unsigned int minor);
+/* udev's database directory, run/udev/data. */
+char *da_ctx_udev_data(const struct da_ctx *ctx);
 /* Length of the root prefix in paths from the helpers above. */
 size_t da_ctx_root_len(const struct da_ctx *ctx);
 

@@ -69,20 +69,33 @@ struct id_node {
 static int match_aliases(struct da_map *m)
 {
 	size_t na = da_table_count(m->table), nd = da_devlist_count(m->list), nv = 0;
+	size_t nkind[_DA_ID_MAX] = {};
 	struct hashmap index[_DA_ID_MAX];
+	bool used[_DA_ID_MAX] = {};
 	struct id_node *nodes;
 	int r = 0;
 
+	/* Only the kinds the table binds by are looked up: only they are indexed. */
+	for (size_t i = 0; i < na; i++)
+		used[da_alias_kind(da_table_get(m->table, i))] = true;
 	for (size_t j = 0; j < nd; j++)
 		for (int kind = 0; kind < _DA_ID_MAX; kind++)
-			for (size_t i = 0; da_device_identity(da_devlist_get(m->list, j), kind, i);
+			for (size_t i = 0;
+			     used[kind] && da_device_identity(da_devlist_get(m->list, j), kind, i);
 			     i++)
-				nv++;
-	nodes = calloc(nv + 1, sizeof(*nodes));
-	if (!nodes)
-		return -ENOMEM;
-	for (int kind = 0; kind < _DA_ID_MAX; kind++)
+				nkind[kind]++;
+	for (int kind = 0; kind < _DA_ID_MAX; kind++) {
 		hashmap_init(&index[kind], true);
+		nv += nkind[kind];
+		if (r >= 0 && nkind[kind])
+			r = hashmap_reserve(&index[kind], nkind[kind]);
+	}
+	nodes = r >= 0 ? calloc(nv + 1, sizeof(*nodes)) : NULL;
+	if (!nodes) {
+		for (int kind = 0; kind < _DA_ID_MAX; kind++)
+			hashmap_free(&index[kind]);
+		return -ENOMEM;
+	}
 	/* Last device first, each put at the head of its list: lists end up in device order. */
 	nv = 0;
 	for (size_t j = nd; r >= 0 && j-- > 0;) {
@@ -91,7 +104,8 @@ static int match_aliases(struct da_map *m)
 		for (int kind = 0; r >= 0 && kind < _DA_ID_MAX; kind++) {
 			const char *v;
 
-			for (size_t i = 0; r >= 0 && (v = da_device_identity(d, kind, i)); i++) {
+			for (size_t i = 0;
+			     r >= 0 && used[kind] && (v = da_device_identity(d, kind, i)); i++) {
 				const char *key = da_id_value_key(kind, v);
 				struct id_node *n = &nodes[nv++];
 
@@ -143,7 +157,7 @@ DA_EXPORT int da_map_new(const struct da_table *table, const struct da_devlist *
 	hashmap_init(&m->devindex, false);
 	m->alias = calloc(na + 1, sizeof(*m->alias));
 	m->dev = calloc(nd + 1, sizeof(*m->dev));
-	if (!m->alias || !m->dev)
+	if (!m->alias || !m->dev || hashmap_reserve(&m->devindex, nd) < 0)
 		goto fail;
 	for (size_t j = 0; j < nd; j++)
 		if (hashmap_put(&m->devindex, da_device_kname(da_devlist_get(list, j)),

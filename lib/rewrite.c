@@ -288,6 +288,28 @@ static int add_pattern(struct builder *b, char *s, const char *to, const char *n
 }
 
 /*
+ * Whether partition @d, named @name, is named by its disk's patterns: its
+ * kernel name is the disk's with a partition suffix, as its name is the
+ * disk's. The engine names such a partition from the disk's name: a
+ * pattern of its own would only double the table (and start-up).
+ */
+static bool named_by_disk(const struct da_map *map, const struct da_device *d, const char *name)
+{
+	const struct da_device *disk = da_device_parent(d);
+	const char *disk_name = disk ? da_map_device_name(map, disk, 0) : NULL;
+	_cleanup_free_ char *want = NULL;
+	unsigned int partno;
+
+	if (!disk_name || da_map_device_name(map, d, 1) || da_device_dm_name(d) ||
+	    da_device_md_devname(d) ||
+	    !da_partition_of(da_device_kname(d), da_device_kname(disk), &partno) ||
+	    partno != da_device_partno(d))
+		return false;
+	want = da_partition_name(disk_name, partno);
+	return want && streq(want, name);
+}
+
+/*
  * The names of @d, kernel name to alias: sdc, /dev/sdc, /dev/mapper/NAME,
  * /dev/md/NAME, 2:0:3:0, and its own other names (ata3.00, sg2, ng0n1).
  */
@@ -298,7 +320,7 @@ static int add_forward(struct builder *b, const struct da_map *map, const struct
 	bool disk = da_device_devtype(d) == DA_DEV_DISK, shared;
 	int r;
 
-	if (!name)
+	if (!name || named_by_disk(map, d, name))
 		return 0;
 	link = keep(&b->strings, da_alias_node(name));
 	name = keep(&b->strings, strdup(name));

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The devices of the last scan, kept in run/diskalias/devices, so that a
+ * command that names a few disks (filter, name, resolve) does not read the
+ * place and udev entry of every disk first: at 1,000 SAS disks that is
+ * 50,000 calls and a quarter of a second before the first byte.
+ *
+ * A snapshot is used only while nothing it was made of can have changed,
+ * and that is told in two reads, however many disks there are:
+ *
+ * - the kernel's uevent count (sys/kernel/uevent_seqnum). The kernel sends
+ *   a uevent, and counts it, for every device it adds or removes and every
+ *   change of one: a disk or partition, a new path to a WWN, a dm table or
+ *   name, a size, a medium (whose new diskseq comes with a uevent too).
+ *   Checking each disk's diskseq instead would cost a read per disk and
+ *   still miss a disk that comes back under a name another had (a second
+ *   path to the same WWN makes the first bind nothing: that must be seen).
+ * - udev's view: the database directory and the /dev/disk link
+ *   directories, whose times change whenever udev writes or removes an
+ *   entry or a link (it replaces files by renaming them into place).
+ *
+ * Both are read before the scan the snapshot is made of: a change during
+ * the scan leaves the snapshot stale (and so unused), never wrong. Where
+ * the kernel has no count (or a recorded machine has none) every command
+ * scans, as before. Only scans for names and identities use it: what
+ * `list` shows besides (sizes, md members) can change without a uevent.
+ *
+ * The file is the caller's own, or root's when read by another user, in a
+ * directory only its owner can write; anything else is not read. It is in
+ * host byte order: it never leaves the machine that made it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "device.h"
+
+/* The format's version is in its magic: a new format does not read an old file. */
+static const char devcache_magic[8] = "DADEV01";
+
+struct devcache_header {
+	char magic[8];
+	uint64_t seqnum, udev;
+	uint32_t id_max; /* _DA_ID_MAX of the writer */
+	uint32_t ndev;
+	uint64_t nstrv; /* strings in lists, all devices together */
+	uint64_t len;	/* of the whole file */
+};
+
+/* Larger snapshots are not kept (a machine of a million block devices scans). */
+#define DEVCACHE_MAX_LEN (256UL << 20)
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Mix what tells a change of directory @path (missing is a state too) into @h. */
+static uint64_t stamp_dir(uint64_t h, const char *path)
+{
+	struct stat st;
+	int64_t v[6] = {};
+
+	if (path && stat(path, &st) == 0) {
+		v[0] = st.st_dev;
+		v[1] = st.st_ino;
+		v[2] = st.st_mtim.tv_sec;
+		v[3] = st.st_mtim.tv_nsec;
+		v[4] = st.st_ctim.tv_sec;
+		v[5] = st.st_ctim.tv_nsec;
+	}
+	return fnv(h, v, sizeof(v));
+}
+
+int devcache_stamp(const struct da_ctx *ctx, struct devcache_stamp *ret)
+{
+	_cleanup_free_ char *seqpath = da_ctx_sys(ctx, "kernel/uevent_seqnum");
+	_cleanup_free_ char *data = da_ctx_udev_data(ctx);
+	_cleanup_free_ char *disk = da_ctx_dev(ctx, "disk");
+	_cleanup_free_ char *text = NULL;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	char *end;
+	size_t len;
+
+	if (!seqpath || !data || !disk || read_file(seqpath, &text, &len) < 0)
+		return -ENOENT;
+	errno = 0;
+	ret->seqnum = strtoull(text, &end, 10);
+	if (errno || end == text || (*end && *end != '\n'))
+		return -ENOENT;
+	h = stamp_dir(h, data);
+	h = stamp_dir(h, disk);
+	for (int k = 0; k < _DA_ID_MAX; k++) {
+		const char *kdir = da_id_kind_dir(k);
+		_cleanup_free_ char *p = kdir ? da_ctx_dev(ctx, "disk/%s", kdir) : NULL;
+
+		if (kdir && !p)
+			return -ENOENT;
+		if (p)
+			h = stamp_dir(h, p);
+	}
+	ret->udev = h;
+	return 0;
+}
+
+/*
+ * Writing: numbers as they are in memory, strings as a length, their bytes
+ * and a NUL, so that the devices read back point into the file itself.
+ */
+
+#define NO_STRING UINT32_MAX
+
+static int put(struct strbuf *sb, const void *p, size_t n)
+{
+	return strbuf_add(sb, p, n);
+}
+
+static int put_u32(struct strbuf *sb, uint32_t v)
+{
+	return put(sb, &v, sizeof(v));
+}
+
+static int put_str(struct strbuf *sb, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (s && n >= NO_STRING)
+		return -EOVERFLOW;
+	if (put_u32(sb, s ? n : NO_STRING) < 0)
+		return -ENOMEM;
+	return s ? put(sb, s, n + 1) : 0;
+}
+
+static int put_strv(struct strbuf *sb, const struct strv *v)
+{
+	int r = put_u32(sb, v->n);
+
+	for (size_t i = 0; r >= 0 && i < v->n; i++)
+		r = put_str(sb, v->v[i]);
+	return r;
+}
+
+static int put_device(struct strbuf *sb, const struct da_device *d, uint64_t *nstrv)
+{
+	const struct strv *lists[] = { &d->handles, &d->shared, &d->slaves, &d->holders };
+	const char *strs[] = {
+		d->kname,   d->syspath, d->type, d->model, d->serial,  d->wwn,
+		d->dm_name, d->hctl,	d->tran, d->ata,   d->id_path, d->md_devname
+	};
+	uint32_t nums[] = { d->major, d->minor, d->devtype, d->partno,
+			    d->removable | (uint32_t)d->ro << 1 };
+	int r = put(sb, nums, sizeof(nums));
+
+	if (r >= 0)
+		r = put(sb, &d->size, sizeof(d->size));
+	/* The parent by name: the list has it before its partitions. */
+	if (r >= 0)
+		r = put_str(sb, d->parent ? d->parent->kname : NULL);
+	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(strs); i++)
+		r = put_str(sb, strs[i]);
+	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(lists); i++)
+		r = put_strv(sb, lists[i]);
+	for (int k = 0; r >= 0 && k < _DA_ID_MAX; k++)
+		r = put_strv(sb, &d->ids[k]);
+	if (r >= 0)
+		r = put_strv(sb, &d->links);
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++)
+		*nstrv += lists[i]->n;
+	for (int k = 0; k < _DA_ID_MAX; k++)
+		*nstrv += d->ids[k].n;
+	*nstrv += d->links.n;
+	return r;
+}
+
+void devcache_write(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
+		    const struct da_devlist *list)
+{
+	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
+	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_DEVICES);
+	struct devcache_header h = {
+		.seqnum = stamp->seqnum, .udev = stamp->udev, .id_max = _DA_ID_MAX, .ndev = list->n
+	};
+	struct strbuf sb = STRBUF_INIT;
+	int dfd, r;
+
+	if (!dir || !path || list->n >= UINT32_MAX)
+		return;
+	/* Where run/ cannot be written, or is not the caller's own, there is no snapshot. */
+	dfd = open_private_dir(dir, true);
+	if (dfd < 0)
+		return;
+	memcpy(h.magic, devcache_magic, sizeof(h.magic));
+	r = put(&sb, &h, sizeof(h));
+	for (size_t i = 0; r >= 0 && i < list->n; i++)
+		r = put_device(&sb, list->v[i], &h.nstrv);
+	if (r >= 0 && sb.len < DEVCACHE_MAX_LEN) {
+		h.len = sb.len;
+		memcpy(sb.buf, &h, sizeof(h));
+		replace_file_at(dfd, path_basename(path), sb.buf, sb.len, 0644, -1, -1, false);
+	}
+	strbuf_release(&sb);
+	close(dfd);
+}
+
+/*
+ * Reading: every length checked against what is left; any misfit and the
+ * file is not used. The devices point into the mapped file, their lists
+ * into one block of pointers, and they are one block themselves: a
+ * thousand disks are three allocations, not a hundred thousand.
+ */
+
+struct reader {
+	const char *p, *end;
+	char **strv; /* the next free pointers of the lists' block */
+	size_t strv_left;
+};
+
+static bool get(struct reader *rd, void *out, size_t n)
+{
+	if ((size_t)(rd->end - rd->p) < n)
+		return false;
+	memcpy(out, rd->p, n);
+	rd->p += n;
+	return true;
+}
+
+/* A string (*ret NULL for none): false when the file is spoiled. */
+static bool get_str(struct reader *rd, char **ret)
+{
+	uint32_t n;
+
+	*ret = NULL;
+	if (!get(rd, &n, sizeof(n)))
+		return false;
+	if (n == NO_STRING)
+		return true;
+	if ((size_t)(rd->end - rd->p) <= n || strnlen(rd->p, n + 1) != n)
+		return false;
+	*ret = (char *)rd->p;
+	rd->p += n + 1;
+	return true;
+}
+
+static bool get_strv(struct reader *rd, struct strv *v)
+{
+	uint32_t n;
+
+	if (!get(rd, &n, sizeof(n)) || n > rd->strv_left)
+		return false;
+	v->v = n ? rd->strv : NULL;
+	v->n = n;
+	rd->strv += n;
+	rd->strv_left -= n;
+	for (uint32_t i = 0; i < n; i++)
+		if (!get_str(rd, &v->v[i]) || !v->v[i])
+			return false;
+	return true;
+}
+
+/* A static name (type, transport) as device.c points at it: an unknown one spoils the file. */
+static bool get_static(struct reader *rd, const char **ret)
+{
+	char *s;
+
+	*ret = NULL;
+	if (!get_str(rd, &s))
+		return false;
+	*ret = device_static_name(s);
+	return !s || *ret;
+}
+
+static bool get_device(struct reader *rd, struct da_devlist *l, struct da_device *d)
+{
+	struct strv *lists[] = { &d->handles, &d->shared, &d->slaves, &d->holders };
+	char **strs[] = { &d->kname,   &d->syspath, NULL, &d->model, &d->serial,  &d->wwn,
+			  &d->dm_name, &d->hctl,    NULL, &d->ata,   &d->id_path, &d->md_devname };
+	uint32_t nums[5];
+	char *parent;
+	bool ok;
+
+	d->borrowed = true;
+	if (!get(rd, nums, sizeof(nums)) || !get(rd, &d->size, sizeof(d->size)) ||
+	    !get_str(rd, &parent))
+		return false;
+	d->major = nums[0];
+	d->minor = nums[1];
+	d->devtype = nums[2];
+	d->partno = nums[3];
+	d->removable = nums[4] & 1;
+	d->ro = nums[4] & 2;
+	d->parent = parent ? hashmap_get(&l->bykname, parent) : NULL;
+	if ((d->devtype != DA_DEV_DISK && d->devtype != DA_DEV_PART) || (parent && !d->parent))
+		return false;
+	ok = get_str(rd, strs[0]) && get_str(rd, strs[1]) && get_static(rd, &d->type);
+	for (size_t i = 3; ok && i < ARRAY_SIZE(strs); i++)
+		ok = i == 8 ? get_static(rd, &d->tran) : get_str(rd, strs[i]);
+	for (size_t i = 0; ok && i < ARRAY_SIZE(lists); i++)
+		ok = get_strv(rd, lists[i]);
+	for (int k = 0; ok && k < _DA_ID_MAX; k++)
+		ok = get_strv(rd, &d->ids[k]);
+	ok = ok && get_strv(rd, &d->links);
+	/* One name once: the hash of names would otherwise hide one. */
+	return ok && d->kname && d->type && !hashmap_get(&l->bykname, d->kname);
+}
+
+void devcache_release(struct da_devlist *l)
+{
+	free(l->snap_devices);
+	free(l->snap_strv);
+	if (l->snap_map)
+		munmap(l->snap_map, l->snap_len);
+	l->snap_devices = NULL;
+	l->snap_strv = NULL;
+	l->snap_map = NULL;
+}
+
+/* The list in snapshot @map (@len bytes, handed over) if it was made at @stamp: 1, 0, -ENOMEM. */
+static int parse(void *map, size_t len, const struct devcache_stamp *stamp,
+		 struct da_devlist **ret_list)
+{
+	struct reader rd = { .p = map, .end = (char *)map + len };
+	struct devcache_header h;
+	struct da_devlist *l;
+	bool ok = true;
+	int r;
+
+	if (!get(&rd, &h, sizeof(h)) || memcmp(h.magic, devcache_magic, sizeof(h.magic)) ||
+	    h.seqnum != stamp->seqnum || h.udev != stamp->udev || h.id_max != _DA_ID_MAX ||
+	    h.len != len || h.ndev > len / 8 || h.nstrv > len / 8) {
+		munmap(map, len);
+		return 0;
+	}
+	r = da_devlist_new_empty(&l);
+	if (r < 0) {
+		munmap(map, len);
+		return r;
+	}
+	l->snap_map = map;
+	l->snap_len = len;
+	l->snap_devices = calloc(h.ndev + 1, sizeof(*l->snap_devices));
+	l->snap_strv = malloc((h.nstrv + 1) * sizeof(*l->snap_strv));
+	rd.strv = l->snap_strv;
+	rd.strv_left = h.nstrv;
+	r = l->snap_devices && l->snap_strv ? hashmap_reserve(&l->bykname, h.ndev) : -ENOMEM;
+	for (uint32_t i = 0; r >= 0 && ok && i < h.ndev; i++) {
+		struct da_device *d = &l->snap_devices[i];
+
+		ok = get_device(&rd, l, d);
+		if (ok)
+			r = device_list_add(l, d);
+	}
+	if (r >= 0 && (!ok || rd.p != rd.end || rd.strv_left))
+		r = -EINVAL;
+	if (r < 0) {
+		da_devlist_free(l);
+		return r == -ENOMEM ? r : 0;
+	}
+	*ret_list = l;
+	return 1;
+}
+
+/* Whether @fd (or @fd's directory) is one only the caller, or root, can have written. */
+static bool trusted(int fd, bool dir)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && (dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)) &&
+	       (st.st_uid == geteuid() || st.st_uid == 0) && !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+int devcache_read(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
+		  struct da_devlist **ret_list)
+{
+	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
+	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_DEVICES);
+	struct stat st;
+	void *map;
+	int dfd, fd;
+
+	if (!dir || !path)
+		return -ENOMEM;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return 0;
+	fd = trusted(dfd, true) ? openat(dfd, path_basename(path),
+					 O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+				: -1;
+	close(dfd);
+	if (fd < 0)
+		return 0;
+	if (!trusted(fd, false) || fstat(fd, &st) < 0 ||
+	    st.st_size < (off_t)sizeof(struct devcache_header) ||
+	    (uint64_t)st.st_size >= DEVCACHE_MAX_LEN) {
+		close(fd);
+		return 0;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return 0;
+	return parse(map, st.st_size, stamp, ret_list);
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* A block device as discovery knows it: device.c reads it, devcache.c keeps it between runs. */
+#ifndef DA_DEVICE_H
+#define DA_DEVICE_H
+
+#include "hashmap.h"
+#include "internal.h"
+
+struct da_device {
+	char *kname;
+	char *syspath; /* the device's real directory under sys/devices */
+	unsigned int major, minor;
+	enum da_devtype devtype;
+	const char *type;
+	uint64_t size;
+	unsigned int partno;
+	struct da_device *parent;
+	bool removable, ro;
+	char *model, *serial, *wwn, *dm_name;
+	char *hctl;	  /* SCSI address H:C:T:L, from the scsi_device on the parent walk */
+	const char *tran; /* how it is attached, as lsblk's TRAN: sata, sas, nvme, usb, ... */
+	char *ata;	  /* the libata device, ataN.DD */
+	/*
+	 * The other names the kernel gives this disk in its log: its own
+	 * (ata3.00, sg2, nvme0c1n1, ng0n1) and those it shares with the disks
+	 * of the same port or controller (ata3, nvme0, mmc0).
+	 */
+	struct strv handles, shared;
+	struct strv slaves, holders; /* kernel names: what a dm or md device is made of, and back */
+	char *id_path;		     /* udev's ID_PATH: the slot's primary by-path name */
+	char *md_devname;	     /* udev's MD_DEVNAME: the array is also /dev/md/NAME */
+	struct strv ids[_DA_ID_MAX];
+	struct strv links; /* "by-id/NAME" for each /dev/disk link */
+	/*
+	 * Read from a snapshot: the device, its strings and lists are in
+	 * blocks its list owns, and nothing may change them.
+	 */
+	bool borrowed;
+};
+
+struct da_devlist {
+	struct da_device **v;
+	size_t n;
+	struct hashmap bykname;
+	/* The blocks of a snapshot's devices (devcache.c), freed with the list. */
+	struct da_device *snap_devices;
+	char **snap_strv;
+	void *snap_map;
+	size_t snap_len;
+};
+
+void device_free(struct da_device *d);
+/* Append @d to @l and index it by kernel name. Returns 0 or -ENOMEM (@d may then be in l->v). */
+int device_list_add(struct da_devlist *l, struct da_device *d);
+/* The static string equal to @s among the type and transport names a device uses, else NULL. */
+const char *device_static_name(const char *s);
+
+/* A snapshot of the devices of a scan, valid while the machine's devices are as they were. */
+struct devcache_stamp {
+	uint64_t seqnum; /* the kernel's uevent count */
+	uint64_t udev;	 /* udev's database and /dev/disk links: their directories' times */
+};
+
+/* Read @ctx's stamp: 0, or -ENOENT where there is nothing to check a snapshot by. */
+int devcache_stamp(const struct da_ctx *ctx, struct devcache_stamp *ret);
+/* The snapshot of @ctx if it was made at @stamp: 1 and *ret_list, 0 when there is none, -ENOMEM. */
+int devcache_read(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
+		  struct da_devlist **ret_list);
+/* Free the snapshot blocks of @l, if it was read from one. */
+void devcache_release(struct da_devlist *l);
+/* Keep @list as @ctx's snapshot, made at @stamp; best effort, as a cache is. */
+void devcache_write(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
+		    const struct da_devlist *list);
+
+#endif
