@@ -327,13 +327,17 @@ enum da_devtype {
  */
 int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag, struct da_devlist **ret_list);
 /*
- * As da_devlist_scan(), reading of each device only what joining it with
- * @table needs: names, numbers, partitions, SCSI addresses, device-mapper
- * names and the identities of the kinds @table's aliases use. A map made
- * from it names every device as one made from da_devlist_scan() does;
- * model, size, removable, read-only and other identities may be missing.
- * For tools that only rewrite names (filter, dmesg): on a machine of
- * 10,000 SCSI disks and a table of WWNs it makes 40% of the system calls.
+ * As da_devlist_scan(), reading of each device only what naming it and
+ * finding it needs: names, numbers, partitions, SCSI addresses and other
+ * handles, device-mapper and md names, every identity and /dev/disk link.
+ * A map made from it names and looks up every device as one made from
+ * da_devlist_scan() does; model, size, removable, read-only, md members
+ * and holders are missing. While no device has changed since the last
+ * such scan of the machine (the kernel's uevent count and udev's entries
+ * and links are as they were), it is answered from that scan's snapshot
+ * in run/diskalias: without reading sysfs. @table is not used (it was once
+ * the identity kinds to read). For tools that name or find a few disks
+ * (filter, dmesg, name, resolve): 15 ms instead of 300 at 1,000 SAS disks.
  */
 int da_devlist_scan_for(struct da_ctx *ctx, const struct da_table *table, struct da_diag *diag,
 			struct da_devlist **ret_list);

@@ -403,7 +403,8 @@ int devcache_read(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
 		close(fd);
 		return 0;
 	}
-	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	/* Every page is read: mapped in one call, not one fault at a time. */
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
 		return 0;

@@ -19,16 +19,10 @@
 
 #include "device.h"
 
-/* What a scan reads of each device besides its names, numbers and partitions. */
+/* What a scan reads of each device besides its names, numbers, partitions and identities. */
 struct scan_want {
-	bool details;	    /* model, size, removable, read-only, md level */
-	unsigned int kinds; /* identity kinds, 1 << DA_ID_...: all of them with details */
+	bool details; /* model, size, removable, read-only, md level and members */
 };
-
-static bool wants(const struct scan_want *w, enum da_id_kind kind)
-{
-	return w->kinds & (1U << kind);
-}
 
 void device_free(struct da_device *d)
 {
@@ -182,9 +176,8 @@ static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd,
 		return false;
 	for (bool first = true; top && strncmp(dir, top, toplen) == 0 && strlen(dir) > toplen;
 	     first = false) {
-		bool want_model = w->details && !d->model,
-		     want_wwn = wants(w, DA_ID_WWN) && !d->wwn;
-		bool want_serial = wants(w, DA_ID_SERIAL) && !d->serial;
+		bool want_model = w->details && !d->model, want_wwn = !d->wwn;
+		bool want_serial = !d->serial;
 		_cleanup_free_ char *subsys = NULL;
 		bool usb, scsi;
 		char *slash;
@@ -398,12 +391,10 @@ static int read_disk(const struct da_ctx *ctx, struct da_device *d, int dfd,
 	_cleanup_free_ char *wwid = NULL, *dm_uuid = NULL, *md_level = NULL;
 
 	/* NVMe namespaces and some others carry wwid and serial on the disk itself. */
-	if (wants(w, DA_ID_WWN))
-		wwid = read_attr_at(dfd, "wwid", false);
+	wwid = read_attr_at(dfd, "wwid", false);
 	if (wwid)
 		d->wwn = wwn_from_wwid(wwid, strncmp(d->kname, "nvme", 4) == 0);
-	if (wants(w, DA_ID_SERIAL))
-		d->serial = read_attr_at(dfd, "serial", true);
+	d->serial = read_attr_at(dfd, "serial", true);
 	/* Device-mapper and md devices are virtual: they have no parent device. */
 	if (read_parents(ctx, d, dfd, w)) {
 		int r = path_handles(d);
@@ -539,7 +530,7 @@ static int add_link_identity(struct da_device *d, enum da_id_kind kind, const ch
  * one of them. Two namespaces of an NVMe controller both claim
  * nvme-MODEL_SERIAL: an alias bound to it must see both, and bind neither.
  */
-static int add_db_link(struct da_device *d, const char *line, const struct scan_want *w)
+static int add_db_link(struct da_device *d, const char *line)
 {
 	const char *rel = line + strlen("S:disk/"), *slash = strchr(rel, '/');
 	enum da_id_kind k;
@@ -547,7 +538,7 @@ static int add_db_link(struct da_device *d, const char *line, const struct scan_
 	if (strncmp(line, "S:disk/", 7) != 0 || !slash || !slash[1] || strchr(slash + 1, '/'))
 		return 0;
 	k = da_id_kind_from_dir(rel, slash - rel);
-	if (k == DA_ID_INVALID || !wants(w, k))
+	if (k == DA_ID_INVALID)
 		return 0;
 	return add_link_identity(d, k, da_id_kind_dir(k), slash + 1);
 }
@@ -556,7 +547,7 @@ static int add_db_link(struct da_device *d, const char *line, const struct scan_
  * Read the udev database entry of @d, where udev runs: properties and links.
  * -ENOENT when there is none (yet), -ENOMEM, else 0.
  */
-static int read_udev_db(const struct da_ctx *ctx, struct da_device *d, const struct scan_want *w)
+static int read_udev_db(const struct da_ctx *ctx, struct da_device *d)
 {
 	_cleanup_free_ char *buf = NULL;
 	char *line, *save = NULL;
@@ -581,7 +572,7 @@ static int read_udev_db(const struct da_ctx *ctx, struct da_device *d, const str
 				r = -ENOMEM;
 		}
 		if (strncmp(line, "S:", 2) == 0)
-			r = add_db_link(d, line, w);
+			r = add_db_link(d, line);
 		if (strncmp(line, "E:", 2) == 0) {
 			for (size_t i = 0; da_udev_props[i].key; i++) {
 				size_t n = strlen(da_udev_props[i].key);
@@ -600,18 +591,17 @@ static int read_udev_db(const struct da_ctx *ctx, struct da_device *d, const str
 }
 
 /* Record every /dev/disk/by-KIND link under the root against the device it points at. */
-static int read_links(const struct da_ctx *ctx, struct da_devlist *l, const struct scan_want *w)
+static int read_links(const struct da_ctx *ctx, struct da_devlist *l)
 {
 	int r = 0;
 
 	for (int k = 0; k < _DA_ID_MAX && r >= 0; k++) {
 		const char *kdir = da_id_kind_dir(k);
-		_cleanup_free_ char *dir =
-			kdir && wants(w, k) ? da_ctx_dev(ctx, "disk/%s", kdir) : NULL;
+		_cleanup_free_ char *dir = kdir ? da_ctx_dev(ctx, "disk/%s", kdir) : NULL;
 		struct dirent *de;
 		DIR *dp;
 
-		if (!kdir || !wants(w, k))
+		if (!kdir)
 			continue;
 		if (!dir)
 			return -ENOMEM;
@@ -818,7 +808,7 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *w, struct da_d
 		}
 		r = disk_identities(d);
 		/* A device udev has not seen (yet) is named by what sysfs says. */
-		if (r >= 0 && (r = read_udev_db(ctx, d, w)) == -ENOENT)
+		if (r >= 0 && (r = read_udev_db(ctx, d)) == -ENOENT)
 			r = 0;
 	}
 	for (size_t i = 0; r >= 0 && i < hidden.n; i++)
@@ -827,7 +817,7 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *w, struct da_d
 		r = add_holders(l, l->v[i]);
 	strv_free(&hidden);
 	if (r >= 0)
-		r = read_links(ctx, l, w);
+		r = read_links(ctx, l);
 	if (r < 0) {
 		da_devlist_free(l);
 		return r;
@@ -846,20 +836,16 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *w, struct da_d
 	return 0;
 }
 
-#define ALL_KINDS ((1U << _DA_ID_MAX) - 1)
-
 /*
  * A scan for names and identities (no details) is answered from the last
  * one's snapshot while nothing has changed since (devcache.c): reading
  * every disk's place and udev entry is what start-up would otherwise cost.
- * A scan that makes a new snapshot reads every identity kind, so that the
- * next command with another table can use it too; one that met a problem
- * leaves none, so the problem is told again next time.
+ * A scan that met a problem leaves no snapshot, so the problem is told
+ * again next time.
  */
 static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *diag,
 		struct da_devlist **ret_list)
 {
-	const struct scan_want ids = { .kinds = ALL_KINDS };
 	struct devcache_stamp stamp;
 	struct da_diag local = {};
 	struct da_diag *dg = diag ? diag : &local;
@@ -871,7 +857,6 @@ static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *d
 		r = devcache_read(ctx, &stamp, ret_list);
 		if (r != 0)
 			return r < 0 ? r : 0;
-		w = &ids;
 	}
 	r = scan_sysfs(ctx, w, dg, ret_list);
 	if (r == 0 && cache && dg->n == before)
@@ -883,7 +868,7 @@ static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *d
 DA_EXPORT int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag,
 			      struct da_devlist **ret_list)
 {
-	const struct scan_want all = { .details = true, .kinds = ALL_KINDS };
+	const struct scan_want all = { .details = true };
 
 	return scan(ctx, &all, diag, ret_list);
 }
@@ -891,11 +876,9 @@ DA_EXPORT int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag,
 DA_EXPORT int da_devlist_scan_for(struct da_ctx *ctx, const struct da_table *table,
 				  struct da_diag *diag, struct da_devlist **ret_list)
 {
-	struct scan_want w = {};
+	const struct scan_want ids = {};
 
-	for (size_t i = 0; i < da_table_count(table); i++)
-		w.kinds |= 1U << da_alias_kind(da_table_get(table, i));
-	return scan(ctx, &w, diag, ret_list);
+	return scan(ctx, &ids, diag, ret_list);
 }
 
 /*
@@ -1154,9 +1137,8 @@ DA_EXPORT bool da_device_has_identity(const struct da_device *d, enum da_id_kind
 int da_udev_db_has_identity(const struct da_ctx *ctx, unsigned int major, unsigned int minor,
 			    enum da_id_kind kind, const char *value)
 {
-	const struct scan_want all = { .kinds = ~0U };
 	struct da_device d = { .devtype = DA_DEV_DISK, .major = major, .minor = minor };
-	int r = read_udev_db(ctx, &d, &all);
+	int r = read_udev_db(ctx, &d);
 
 	if (r >= 0)
 		r = da_device_has_identity(&d, kind, value);

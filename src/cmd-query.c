@@ -28,7 +28,8 @@ static int query(struct tool *t, int argc, char **argv, const char *usage,
 	r = parse_query_opts(t, argc, argv, usage);
 	if (r >= 0)
 		return r;
-	if (tool_load(t, NEED_MAP) < 0)
+	/* Finding a disk needs its names and identities, not its size: a snapshot may answer. */
+	if (tool_load(t, NEED_MAP_NAMES) < 0)
 		return EXIT_FAIL;
 	for (int i = optind; i < argc; i++) {
 		struct da_diag diag = {};
