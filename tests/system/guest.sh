@@ -229,6 +229,39 @@ case ${TEST_PHASE:-1} in
 	dmesg | grep -E 'diskalias.conf:[0-9]+:|not named' | sed 's/^/# /'
 	result trust
 	cp /tmp/good.conf /etc/diskalias.conf
+
+	# Test 8: the snapshot of the last scan under hotplug churn. dbg0's
+	# disk is deleted and a new scsi_debug disk (another WWN) takes its
+	# kernel name, five times: asked at once, before udev has seen
+	# anything, no answer names the new disk dbg0; once udev settles,
+	# name, resolve and filter (from the snapshot) say what list (a scan
+	# of sysfs, never the snapshot) says.
+	udevadm settle --timeout=60
+	sd=$(scsi_debug_disk)
+	k=${sd#/dev/}
+	[ -n "$k" ] && [ "$($da name "$k")" = dbg0 ] || bad "the scsi_debug disk $sd is not dbg0"
+	[ -s /run/diskalias/devices ] || bad "name left no snapshot in /run/diskalias"
+	for i in 1 2 3 4 5; do
+		[ -n "$k" ] || break
+		seq0=$(cat /sys/kernel/uevent_seqnum)
+		echo 1 >"/sys/block/$k/device/delete"
+		out=$($da name "$k" 2>&1) && bad "round $i: name $k answered '$out' with no $k"
+		echo 1 >/sys/bus/pseudo/drivers/scsi_debug/add_host
+		wait_for 30 test -e "/sys/block/$k" || { bad "round $i: no new disk took the name $k"; break; }
+		out=$($da name "$k" 2>/dev/null)
+		[ "$out" = dbg0 ] && bad "round $i: the new $k is named dbg0 (the snapshot was stale)"
+		$da resolve dbg0 >/dev/null 2>&1 && bad "round $i: resolve dbg0 answered, its disk is gone"
+		udevadm settle --timeout=60
+		want=$($da list -r -n -o KNAME,TYPE,ALIAS 2>/dev/null | awk '$2 == "disk" && $3 != "" { print $1 "=" $3 }' | sort)
+		got=$(for d in /sys/block/*; do
+			d=${d##*/}
+			n=$($da name "$d" 2>/dev/null) && echo "$d=$n"
+		done | sort)
+		[ "$got" = "$want" ] || bad "round $i: name says '$got', list says '$want'"
+		[ "$(echo "[$k] $k" | $da filter)" = "[$k] $k" ] || bad "round $i: filter named the new $k"
+		echo "# round $i: uevents $seq0 -> $(cat /sys/kernel/uevent_seqnum), $k is a new disk, named: $(echo "$got" | tr '\n' ' ')"
+	done
+	result snapshot-churn
 	;;
 esac
 # The whole log of the boot (its mapping records among it), for the host's history test.
