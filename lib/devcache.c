@@ -41,7 +41,7 @@
 #include "device.h"
 
 /* The format's version is in its magic: a new format does not read an old file. */
-static const char devcache_magic[8] = "DADEV01";
+static const char devcache_magic[8] = "DADEV02";
 
 struct devcache_header {
 	char magic[8];
@@ -156,15 +156,17 @@ static int put_device(struct strbuf *sb, const struct da_device *d, uint64_t *ns
 		d->kname,   d->syspath, d->type, d->model, d->serial,  d->wwn,
 		d->dm_name, d->hctl,	d->tran, d->ata,   d->id_path, d->md_devname
 	};
-	uint32_t nums[] = { d->major, d->minor, d->devtype, d->partno,
-			    d->removable | (uint32_t)d->ro << 1 };
+	/* The parent by its place, 1-based (0: none): the list has it before its partitions. */
+	uint32_t nums[] = { d->major,
+			    d->minor,
+			    d->devtype,
+			    d->partno,
+			    d->removable | (uint32_t)d->ro << 1,
+			    d->parent ? d->parent->pos + 1 : 0 };
 	int r = put(sb, nums, sizeof(nums));
 
 	if (r >= 0)
 		r = put(sb, &d->size, sizeof(d->size));
-	/* The parent by name: the list has it before its partitions. */
-	if (r >= 0)
-		r = put_str(sb, d->parent ? d->parent->kname : NULL);
 	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(strs); i++)
 		r = put_str(sb, strs[i]);
 	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(lists); i++)
@@ -283,13 +285,11 @@ static bool get_device(struct reader *rd, struct da_devlist *l, struct da_device
 	struct strv *lists[] = { &d->handles, &d->shared, &d->slaves, &d->holders };
 	char **strs[] = { &d->kname,   &d->syspath, NULL, &d->model, &d->serial,  &d->wwn,
 			  &d->dm_name, &d->hctl,    NULL, &d->ata,   &d->id_path, &d->md_devname };
-	uint32_t nums[5];
-	char *parent;
+	uint32_t nums[6];
 	bool ok;
 
 	d->borrowed = true;
-	if (!get(rd, nums, sizeof(nums)) || !get(rd, &d->size, sizeof(d->size)) ||
-	    !get_str(rd, &parent))
+	if (!get(rd, nums, sizeof(nums)) || !get(rd, &d->size, sizeof(d->size)))
 		return false;
 	d->major = nums[0];
 	d->minor = nums[1];
@@ -297,9 +297,10 @@ static bool get_device(struct reader *rd, struct da_devlist *l, struct da_device
 	d->partno = nums[3];
 	d->removable = nums[4] & 1;
 	d->ro = nums[4] & 2;
-	d->parent = parent ? hashmap_get(&l->bykname, parent) : NULL;
-	if ((d->devtype != DA_DEV_DISK && d->devtype != DA_DEV_PART) || (parent && !d->parent))
+	/* A parent is one of the devices before. */
+	if ((d->devtype != DA_DEV_DISK && d->devtype != DA_DEV_PART) || nums[5] > l->n)
 		return false;
+	d->parent = nums[5] ? l->v[nums[5] - 1] : NULL;
 	ok = get_str(rd, strs[0]) && get_str(rd, strs[1]) && get_static(rd, &d->type);
 	for (size_t i = 3; ok && i < ARRAY_SIZE(strs); i++)
 		ok = i == 8 ? get_static(rd, &d->tran) : get_str(rd, strs[i]);

@@ -725,6 +725,7 @@ int device_list_add(struct da_devlist *l, struct da_device *d)
 {
 	if (ARRAY_GROW(l->v, l->n) < 0)
 		return -ENOMEM;
+	d->pos = l->n;
 	l->v[l->n++] = d;
 	return hashmap_put(&l->bykname, d->kname, d);
 }
@@ -824,6 +825,7 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *w, struct da_d
 	}
 	qsort(l->v, l->n, sizeof(*l->v), device_cmp);
 	for (size_t i = 0; i < l->n; i++) {
+		l->v[i]->pos = i;
 		strv_sort(&l->v[i]->ids[DA_ID_ID]);
 		strv_sort(&l->v[i]->ids[DA_ID_PATH]);
 		strv_sort(&l->v[i]->handles);
@@ -996,6 +998,11 @@ DA_EXPORT struct da_device *da_devlist_find_link(const struct da_devlist *l, con
 		if (strv_contains(&l->v[i]->links, rel))
 			return l->v[i];
 	return NULL;
+}
+
+size_t da_device_pos(const struct da_device *d)
+{
+	return d->pos;
 }
 
 DA_EXPORT const char *da_device_kname(const struct da_device *d)

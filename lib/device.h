@@ -36,6 +36,7 @@ struct da_device {
 	 * blocks its list owns, and nothing may change them.
 	 */
 	bool borrowed;
+	size_t pos; /* its place in its list */
 };
 
 struct da_devlist {

@@ -23,7 +23,6 @@ struct da_map {
 	const struct da_devlist *list;
 	struct alias_match *alias; /* by table index */
 	struct dev_names *dev;	   /* by device list index */
-	struct hashmap devindex;   /* kname -> dev_names */
 };
 
 DA_EXPORT void da_map_free(struct da_map *m)
@@ -36,7 +35,6 @@ DA_EXPORT void da_map_free(struct da_map *m)
 	}
 	free(m->dev);
 	free(m->alias);
-	hashmap_free(&m->devindex);
 	free(m);
 }
 
@@ -50,9 +48,14 @@ static int add_name(struct dev_names *dn, char *name, const struct da_alias *src
 	return strv_consume(&dn->names, name);
 }
 
+/* The names of @dev, a device of the map's list (found by its place there), else NULL. */
 static struct dev_names *names_of(const struct da_map *m, const struct da_device *dev)
 {
-	return hashmap_get(&m->devindex, da_device_kname(dev));
+	size_t j = dev ? da_device_pos(dev) : SIZE_MAX;
+
+	if (j >= da_devlist_count(m->list) || da_devlist_get(m->list, j) != dev)
+		return NULL;
+	return &m->dev[j];
 }
 
 /* A device carrying an identity value, in a list of those whose values share a key. */
@@ -154,15 +157,10 @@ DA_EXPORT int da_map_new(const struct da_table *table, const struct da_devlist *
 		return -ENOMEM;
 	m->table = table;
 	m->list = list;
-	hashmap_init(&m->devindex, false);
 	m->alias = calloc(na + 1, sizeof(*m->alias));
 	m->dev = calloc(nd + 1, sizeof(*m->dev));
-	if (!m->alias || !m->dev || hashmap_reserve(&m->devindex, nd) < 0)
+	if (!m->alias || !m->dev)
 		goto fail;
-	for (size_t j = 0; j < nd; j++)
-		if (hashmap_put(&m->devindex, da_device_kname(da_devlist_get(list, j)),
-				&m->dev[j]) < 0)
-			goto fail;
 	r = match_aliases(m);
 	if (r < 0)
 		goto fail;
@@ -187,7 +185,7 @@ DA_EXPORT int da_map_new(const struct da_table *table, const struct da_devlist *
 			continue;
 		parent = names_of(m, da_device_parent(d));
 		/* A list with a partition of the same kernel name as its disk is no machine's. */
-		if (parent == &m->dev[j])
+		if (!parent || parent == &m->dev[j])
 			continue;
 		for (size_t k = 0; k < parent->names.n; k++) {
 			r = add_name(&m->dev[j],
