@@ -55,32 +55,6 @@ struct devcache_header {
 /* Larger snapshots are not kept (a machine of a million block devices scans). */
 #define DEVCACHE_MAX_LEN (256UL << 20)
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return h;
-}
-
-/* Mix what tells a change of directory @path (missing is a state too) into @h. */
-static uint64_t stamp_dir(uint64_t h, const char *path)
-{
-	struct stat st;
-	int64_t v[6] = {};
-
-	if (path && stat(path, &st) == 0) {
-		v[0] = st.st_dev;
-		v[1] = st.st_ino;
-		v[2] = st.st_mtim.tv_sec;
-		v[3] = st.st_mtim.tv_nsec;
-		v[4] = st.st_ctim.tv_sec;
-		v[5] = st.st_ctim.tv_nsec;
-	}
-	return fnv(h, v, sizeof(v));
-}
-
 int devcache_stamp(const struct da_ctx *ctx, struct devcache_stamp *ret)
 {
 	_cleanup_free_ char *seqpath = da_ctx_sys(ctx, "kernel/uevent_seqnum");
@@ -97,8 +71,8 @@ int devcache_stamp(const struct da_ctx *ctx, struct devcache_stamp *ret)
 	ret->seqnum = strtoull(text, &end, 10);
 	if (errno || end == text || (*end && *end != '\n'))
 		return -ENOENT;
-	h = stamp_dir(h, data);
-	h = stamp_dir(h, disk);
+	h = da_stamp_file(h, data);
+	h = da_stamp_file(h, disk);
 	for (int k = 0; k < _DA_ID_MAX; k++) {
 		const char *kdir = da_id_kind_dir(k);
 		_cleanup_free_ char *p = kdir ? da_ctx_dev(ctx, "disk/%s", kdir) : NULL;
@@ -106,7 +80,7 @@ int devcache_stamp(const struct da_ctx *ctx, struct devcache_stamp *ret)
 		if (kdir && !p)
 			return -ENOENT;
 		if (p)
-			h = stamp_dir(h, p);
+			h = da_stamp_file(h, p);
 	}
 	ret->udev = h;
 	return 0;

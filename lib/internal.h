@@ -143,6 +143,8 @@ int da_table_load_opened(const char *path, int fd, const struct stat *st, struct
  * (a drop-in added, removed, edited, its mode changed) changes it.
  */
 int da_table_dropins_stamp(const char *path, uint64_t *ret_stamp);
+/* Mix what stat() says of @path into @h: which file, its size and times (or that it is missing). */
+uint64_t da_stamp_file(uint64_t h, const char *path);
 /* The statement named @name when it conflicts with another and binds nothing, else NULL. */
 const struct da_alias *da_table_conflicting(const struct da_table *t, const char *name);
 /* The bytes of alias @a's name and identity tokens as its line in @t has them, quotes and all. */

@@ -818,7 +818,7 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
 }
 
 /* Mix what stat() says of @path into @h: which file, its size and times (or that it is missing). */
-static uint64_t stamp_file(uint64_t h, const char *path)
+uint64_t da_stamp_file(uint64_t h, const char *path)
 {
 	struct stat st;
 	int64_t v[7] = { -1 };
@@ -845,7 +845,7 @@ int da_table_dropins_stamp(const char *path, uint64_t *ret_stamp)
 
 	if (!dir)
 		return -ENOMEM;
-	h = stamp_file(h, dir);
+	h = da_stamp_file(h, dir);
 	r = list_dropins(dir, NULL, &names, &ignored);
 	da_diag_clear(&ignored);
 	for (size_t i = 0; r >= 0 && i < names.n; i++) {
@@ -856,7 +856,7 @@ int da_table_dropins_stamp(const char *path, uint64_t *ret_stamp)
 			break;
 		}
 		h = fnv1a(h, names.v[i], strlen(names.v[i]) + 1);
-		h = stamp_file(h, fpath);
+		h = da_stamp_file(h, fpath);
 	}
 	strv_free(&names);
 	*ret_stamp = h;
