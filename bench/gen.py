@@ -97,6 +97,10 @@ def sysroot(root, n):
         attrs(sdev, {'wwid': 'naa.' + wwn(i), 'model': 'ST4000NM0023    ',
                      'vendor': 'SEAGATE ', 'rev': '0004', 'sas_address': sas_addr,
                      'state': 'running', 'type': '0', 'queue_depth': '254'})
+        # The unit serial number VPD page, as the kernel exports it.
+        sn = serial(i).encode()
+        with open(sdev + '/vpd_pg80', 'wb') as f:
+            f.write(bytes([0, 0x80, 0, len(sn)]) + sn)
         link(sdev + '/subsystem', sys_ + '/bus/scsi')
         k = kname(i)
         major, minor = devnum(i)

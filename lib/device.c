@@ -478,19 +478,21 @@ static int device_load(const struct da_ctx *ctx, const char *entry, const char *
 		da_diag_add(diag, d->syspath, 0, true, "skipped: no readable 'dev' attribute");
 		goto fail;
 	}
-	if (read_uint_attr(dfd, "hidden", &v) == 0 && v) {
+	/* A partition has neither "hidden" nor "removable": they are its disk's (scan_sysfs()). */
+	if (read_uint_attr(dfd, "partition", &v) == 0) {
+		d->devtype = DA_DEV_PART;
+		d->partno = v;
+		d->type = "part";
+	} else if (read_uint_attr(dfd, "hidden", &v) == 0 && v) {
 		device_free(d);
 		return 1;
 	}
 	if (w->details && read_uint_attr(dfd, "size", &v) == 0)
 		d->size = v * 512;
-	d->removable = w->details && read_uint_attr(dfd, "removable", &v) == 0 && v;
+	d->removable = w->details && d->devtype == DA_DEV_DISK &&
+		       read_uint_attr(dfd, "removable", &v) == 0 && v;
 	d->ro = w->details && read_uint_attr(dfd, "ro", &v) == 0 && v;
-	if (read_uint_attr(dfd, "partition", &v) == 0) {
-		d->devtype = DA_DEV_PART;
-		d->partno = v;
-		d->type = "part";
-	} else {
+	if (d->devtype == DA_DEV_DISK) {
 		r = read_disk(ctx, d, dfd, w);
 		if (r < 0)
 			goto fail;
@@ -806,6 +808,8 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *w, struct da_d
 			if (slash)
 				*slash = '\0';
 			d->parent = up ? hashmap_get(&l->bykname, path_basename(up)) : NULL;
+			if (d->parent)
+				d->removable = d->parent->removable;
 		}
 		r = disk_identities(d);
 		/* A device udev has not seen (yet) is named by what sysfs says. */
