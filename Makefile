@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 MESON_OPTS ?=
 
-.PHONY: all deps check run install uninstall kernel-check system-check deb deb-check bench asan-check fuzz format clean
+.PHONY: all deps check run install uninstall kernel-check system-check scale-check deb deb-check bench asan-check fuzz format clean
 
 all: $(BUILDDIR)/build.ninja
 	ninja -C $(BUILDDIR)
@@ -37,6 +37,11 @@ kernel-check:
 system-check: all
 	@scripts/install-deps system
 	tests/system/run-all
+
+# Coldplug of 1,000 disks under QEMU, with and without the rules (slow: not in CI).
+scale-check: all
+	@scripts/install-deps system
+	tests/scale/run
 
 # The Debian packages (diskalias, libdiskalias0, libdiskalias-dev) in build-deb/.
 deb:

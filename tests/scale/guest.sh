@@ -1,0 +1,63 @@
+# The guest side of tests/scale/run (busybox sh, Debian's systemd-udevd,
+# the project's rules and binary): coldplug of the scsi_debug disks the
+# kernel found at boot, timed without the diskalias rules and with them
+# and a table naming every disk, and with a helper that does nothing (the
+# cost of starting any helper). Lines for the host:
+#   DISKS N                      disks the kernel found
+#   COLDPLUG WHAT N S            a block coldplug (trigger + settle) took S seconds:
+#                                WHAT norules, floor (a helper that does nothing),
+#                                rules-first (the table new to the helper), rules
+#   LINKS N                      by-alias links after the coldplug with the rules
+#   RESULT PASS|FAIL <test>[: why]
+export PATH=/sbin:/bin:/usr/sbin:/usr/bin
+da=/sbin/diskalias
+rules=/lib/udev/rules.d/65-diskalias.rules
+why=""
+bad() { why="${why:+$why; }$*"; }
+now() { cut -d' ' -f1 /proc/uptime; }
+# coldplug LABEL: every block device's add event again, until udev is idle
+coldplug() {
+	local t0 t1
+	t0=$(now)
+	udevadm trigger --action=add --subsystem-match=block
+	udevadm settle --timeout=900 || bad "$1: udev did not settle in 900 s"
+	t1=$(now)
+	echo "COLDPLUG $1 $n $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
+}
+
+mv "$rules" /tmp/rules.off
+/lib/qemu-test/start-udev >/tmp/udev.log 2>&1 || { echo "RESULT FAIL coldplug: systemd-udevd did not start"; exit 1; }
+n=$(ls -d /sys/block/sd* | wc -l)
+echo "DISKS $n"
+# One alias per disk, bound to its WWN, as a JBOD's table is.
+$da list -r -n -o KNAME,TYPE,WWN | awk '$2 == "disk" && $3 != "" { printf "alias bay%05d wwn:%s\n", ++i, $3 }' >/etc/diskalias.conf
+echo "TABLE $(wc -l </etc/diskalias.conf) aliases"
+coldplug norules-first
+coldplug norules
+# The floor: the same devices, a program that does nothing (what starting
+# any helper costs here, under TCG most of it).
+floor=/lib/udev/rules.d/65-floor.rules
+cat >"$floor" <<'RULES'
+ACTION=="remove", GOTO="floor_end"
+SUBSYSTEM!="block", GOTO="floor_end"
+ENV{DEVTYPE}!="disk|partition", GOTO="floor_end"
+KERNEL=="ram*|zram*|loop*|fd*|sr*", GOTO="floor_end"
+IMPORT{program}="/bin/true"
+LABEL="floor_end"
+RULES
+udevadm control --reload
+coldplug floor
+rm "$floor"
+mv /tmp/rules.off "$rules"
+udevadm control --reload
+coldplug rules-first
+coldplug rules
+links=$(ls /dev/disk/by-alias 2>/dev/null | wc -l)
+echo "LINKS $links"
+[ "$links" = "$(wc -l </etc/diskalias.conf)" ] || bad "$links by-alias links for $(wc -l </etc/diskalias.conf) aliases"
+# udev says so in the kernel log when an event is slow or its worker is killed.
+slow=$(dmesg | grep -c -E 'is taking a long time|timeout|killed' || true)
+dmesg | grep -E 'is taking a long time|timeout|killed' | head -n 5 | sed 's/^/# /'
+[ "$slow" = 0 ] || bad "$slow kernel log lines of slow or killed udev events"
+[ -n "$why" ] && echo "RESULT FAIL coldplug: $why" || echo "RESULT PASS coldplug"
+exit 0
