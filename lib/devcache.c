@@ -41,7 +41,7 @@
 #include "device.h"
 
 /* The format's version is in its magic: a new format does not read an old file. */
-static const char devcache_magic[8] = "DADEV02";
+static const char devcache_magic[8] = "DADEV03";
 
 struct devcache_header {
 	char magic[8];
@@ -114,22 +114,27 @@ static int put_str(struct strbuf *sb, const char *s)
 	return s ? put(sb, s, n + 1) : 0;
 }
 
-static int put_strv(struct strbuf *sb, const struct strv *v)
+/* A list of strings; @nstrv counts them for the reader's one block of pointers. */
+static int put_strv(struct strbuf *sb, const struct strv *v, uint64_t *nstrv)
 {
 	int r = put_u32(sb, v->n);
 
+	*nstrv += v->n;
 	for (size_t i = 0; r >= 0 && i < v->n; i++)
 		r = put_str(sb, v->v[i]);
 	return r;
 }
 
+/*
+ * A device: numbers, its own strings, its type and transport (static
+ * names, read back as device.c's), then its lists. get_device() reads the
+ * same order.
+ */
 static int put_device(struct strbuf *sb, const struct da_device *d, uint64_t *nstrv)
 {
 	const struct strv *lists[] = { &d->handles, &d->shared, &d->slaves, &d->holders };
-	const char *strs[] = {
-		d->kname,   d->syspath, d->type, d->model, d->serial,  d->wwn,
-		d->dm_name, d->hctl,	d->tran, d->ata,   d->id_path, d->md_devname
-	};
+	const char *strs[] = { d->kname, d->syspath, d->model,	 d->serial,	d->wwn,	 d->dm_name,
+			       d->hctl,	 d->ata,     d->id_path, d->md_devname, d->type, d->tran };
 	/* The parent by its place, 1-based (0: none): the list has it before its partitions. */
 	uint32_t nums[] = { d->major,
 			    d->minor,
@@ -144,16 +149,11 @@ static int put_device(struct strbuf *sb, const struct da_device *d, uint64_t *ns
 	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(strs); i++)
 		r = put_str(sb, strs[i]);
 	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(lists); i++)
-		r = put_strv(sb, lists[i]);
+		r = put_strv(sb, lists[i], nstrv);
 	for (int k = 0; r >= 0 && k < _DA_ID_MAX; k++)
-		r = put_strv(sb, &d->ids[k]);
+		r = put_strv(sb, &d->ids[k], nstrv);
 	if (r >= 0)
-		r = put_strv(sb, &d->links);
-	for (size_t i = 0; i < ARRAY_SIZE(lists); i++)
-		*nstrv += lists[i]->n;
-	for (int k = 0; k < _DA_ID_MAX; k++)
-		*nstrv += d->ids[k].n;
-	*nstrv += d->links.n;
+		r = put_strv(sb, &d->links, nstrv);
 	return r;
 }
 
@@ -257,8 +257,8 @@ static bool get_static(struct reader *rd, const char **ret)
 static bool get_device(struct reader *rd, struct da_devlist *l, struct da_device *d)
 {
 	struct strv *lists[] = { &d->handles, &d->shared, &d->slaves, &d->holders };
-	char **strs[] = { &d->kname,   &d->syspath, NULL, &d->model, &d->serial,  &d->wwn,
-			  &d->dm_name, &d->hctl,    NULL, &d->ata,   &d->id_path, &d->md_devname };
+	char **strs[] = { &d->kname,   &d->syspath, &d->model, &d->serial,  &d->wwn,
+			  &d->dm_name, &d->hctl,    &d->ata,   &d->id_path, &d->md_devname };
 	uint32_t nums[6];
 	bool ok;
 
@@ -275,9 +275,10 @@ static bool get_device(struct reader *rd, struct da_devlist *l, struct da_device
 	if ((d->devtype != DA_DEV_DISK && d->devtype != DA_DEV_PART) || nums[5] > l->n)
 		return false;
 	d->parent = nums[5] ? l->v[nums[5] - 1] : NULL;
-	ok = get_str(rd, strs[0]) && get_str(rd, strs[1]) && get_static(rd, &d->type);
-	for (size_t i = 3; ok && i < ARRAY_SIZE(strs); i++)
-		ok = i == 8 ? get_static(rd, &d->tran) : get_str(rd, strs[i]);
+	ok = true;
+	for (size_t i = 0; ok && i < ARRAY_SIZE(strs); i++)
+		ok = get_str(rd, strs[i]);
+	ok = ok && get_static(rd, &d->type) && get_static(rd, &d->tran);
 	for (size_t i = 0; ok && i < ARRAY_SIZE(lists); i++)
 		ok = get_strv(rd, lists[i]);
 	for (int k = 0; ok && k < _DA_ID_MAX; k++)

@@ -107,8 +107,9 @@ static int match_aliases(struct da_map *m)
 		for (int kind = 0; r >= 0 && kind < _DA_ID_MAX; kind++) {
 			const char *v;
 
-			for (size_t i = 0;
-			     r >= 0 && used[kind] && (v = da_device_identity(d, kind, i)); i++) {
+			if (!used[kind])
+				continue;
+			for (size_t i = 0; r >= 0 && (v = da_device_identity(d, kind, i)); i++) {
 				const char *key = da_id_value_key(kind, v);
 				struct id_node *n = &nodes[nv++];
 

@@ -27,8 +27,7 @@ enum {
 	 * through the index the udev helper keeps (da_table_load_indexed()).
 	 */
 	NEED_TABLE_INDEXED = NEED_TABLE | 1 << 3,
-	/* The map, devices read only as far as naming and finding them needs (da_devlist_scan_for).
-	 */
+	/* The map, devices read as far as naming and finding them needs (da_devlist_scan_for). */
 	NEED_MAP_NAMES = NEED_MAP | 1 << 4,
 	/* Say nothing of what went wrong: the caller goes on without (and said it before). */
 	NEED_QUIET = 1 << 5,
