@@ -147,6 +147,8 @@ enum da_id_kind {
 	DA_ID_LABEL,
 	DA_ID_PARTUUID,
 	DA_ID_PARTLABEL,
+	/* a bay: ENCLOSURE_ID/SLOT (an SES enclosure's logical id and slot number) or pcie/NAME */
+	DA_ID_SLOT,
 	_DA_ID_MAX,
 	DA_ID_INVALID = -1,
 };
@@ -407,6 +409,68 @@ const char *da_device_handle(const struct da_device *dev, size_t i, bool *ret_sh
 const char *da_device_identity(const struct da_device *dev, enum da_id_kind kind, size_t i);
 /* True when the device has identity @kind with value @value. */
 bool da_device_has_identity(const struct da_device *dev, enum da_id_kind kind, const char *value);
+/*
+ * Read the slot identities of the disks of @list whose place is known (a
+ * list from da_devlist_from_udev(): a scan reads them itself): the SES bay
+ * each SCSI disk is in, the PCIe slot of each NVMe controller.
+ */
+int da_devlist_read_slots(const struct da_ctx *ctx, struct da_devlist *list);
+
+/* -------------------------------------------------------------------------
+ * Slots: SES enclosure bays and PCIe slots, empty ones included
+ */
+enum da_slot_kind {
+	DA_SLOT_SES,
+	DA_SLOT_PCIE,
+};
+enum da_led {
+	DA_LED_LOCATE,
+	DA_LED_FAULT,
+	_DA_LED_MAX,
+};
+/* A PCIe slot's attention indicator: locate blinks it, fault lights it. */
+enum {
+	DA_ATTENTION_OFF = 0,
+	DA_ATTENTION_ON = 1,
+	DA_ATTENTION_BLINK = 2,
+};
+/* One bay, as da_slots_scan() found it. Owned by its list; NULL where unknown. */
+struct da_slot {
+	enum da_slot_kind kind;
+	const char *identity;	  /* the slot: value: ENCLOSURE_ID/SLOT or pcie/NAME */
+	const char *enclosure;	  /* SES: the enclosure (its SCSI device, H:C:T:L); PCIe: "pcie" */
+	const char *enclosure_id; /* SES: the enclosure's logical id (0x...) */
+	const char *label;   /* its directory: the SES descriptor or number, the PCIe slot name */
+	const char *number;  /* the slot number (SES), the slot name (PCIe) */
+	const char *status;  /* SES: OK, not installed, critical, ...; PCIe: OK or empty */
+	const char *hctl;    /* SES: the SCSI device in the bay; NULL when empty */
+	const char *pci;     /* PCIe: the slot's address (0000:01:00) */
+	const char *syspath; /* its sysfs directory */
+	const char *led_file[_DA_LED_MAX]; /* what drives each LED; NULL: no control */
+	int led[_DA_LED_MAX];		   /* each LED: 1 on, 0 off, -1 unknown or none */
+	bool attention;			   /* both LEDs are the PCIe slot's attention indicator */
+	bool shared_id; /* another enclosure reports the same id: its slot: identities bind nothing */
+};
+struct da_slotlist;
+/*
+ * Every SES enclosure's bays (sys/class/enclosure) then every PCIe slot
+ * (sys/bus/pci/slots), in name order. A component that cannot be read is a
+ * warning in @diag. Returns 0 or -ENOMEM.
+ */
+int da_slots_scan(const struct da_ctx *ctx, struct da_diag *diag, struct da_slotlist **ret_list);
+void da_slotlist_free(struct da_slotlist *list);
+size_t da_slotlist_count(const struct da_slotlist *list);
+const struct da_slot *da_slotlist_get(const struct da_slotlist *list, size_t i);
+/* The @i-th slot whose identity is @identity (several when enclosures share an id), or NULL. */
+const struct da_slot *da_slotlist_find(const struct da_slotlist *list, const char *identity,
+				       size_t i);
+/*
+ * Switch LED @led of @slot on or off and read it back. Returns 0,
+ * -EOPNOTSUPP when the bay has no such LED control, -EIO when it reads
+ * back otherwise, or -errno of the write. Switching off a PCIe attention
+ * indicator that the other LED lit leaves it lit.
+ */
+int da_slot_set_led(const struct da_slot *slot, enum da_led led, bool on);
 
 /* -------------------------------------------------------------------------
  * The table joined with the devices present.

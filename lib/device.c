@@ -21,7 +21,8 @@
 
 /* What a scan reads of each device besides its names, numbers, partitions and identities. */
 struct scan_want {
-	bool details; /* model, size, removable, read-only, md level and members */
+	bool details;		 /* model, size, removable, read-only, md level and members */
+	const struct strv *pcie; /* the PCIe slots: name, address pairs (slot_pcie_read()) */
 };
 
 void device_free(struct da_device *d)
@@ -130,26 +131,6 @@ static void close_fdp(int *fd)
 		close(*fd);
 }
 
-/* The names of the entries of directory @name under @dfd that start with @prefix, pushed to @v. */
-static void read_dir_names(int dfd, const char *name, const char *prefix, struct strv *v)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct dirent *de;
-	DIR *dp;
-
-	if (fd < 0)
-		return;
-	dp = fdopendir(fd);
-	if (!dp) {
-		close(fd);
-		return;
-	}
-	while ((de = readdir(dp)))
-		if (de->d_name[0] != '.' && strncmp(de->d_name, prefix, strlen(prefix)) == 0)
-			strv_push(v, de->d_name);
-	closedir(dp);
-}
-
 /* The SCSI generic node of the scsi_device open as @fd: "Attached scsi generic sg2". */
 static void read_sg(struct da_device *d, int fd)
 {
@@ -203,6 +184,8 @@ static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd,
 		if (first && scsi) {
 			d->hctl = hctl_of(dir);
 			read_sg(d, fd);
+			if (slot_ses_identities(d, fd) < 0)
+				return false;
 		}
 		/* NVMe controllers and subsystems, MMC cards and USB devices carry "serial". */
 		if (want_serial && !d->serial)
@@ -399,6 +382,8 @@ static int read_disk(const struct da_ctx *ctx, struct da_device *d, int dfd,
 	if (read_parents(ctx, d, dfd, w)) {
 		int r = path_handles(d);
 
+		if (r >= 0 && streq(d->tran, "nvme") && w->pcie)
+			r = slot_pcie_identities(d, dfd, w->pcie);
 		if (r < 0)
 			return r;
 	} else {
@@ -746,27 +731,34 @@ static int add_holders(struct da_devlist *l, struct da_device *d)
 	return r;
 }
 
-static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *diag,
+static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct da_diag *diag,
 		      struct da_devlist **ret_list)
 {
 	_cleanup_free_ char *dir = da_ctx_sys(ctx, "class/block");
 	struct strv hidden = {}; /* NVMe multipath paths, hidden disks */
+	struct strv pcie = {};
+	struct scan_want wp = *want, *w = &wp;
 	struct da_devlist *l;
 	struct dirent *de;
 	DIR *dp;
 	int r = 0;
 
-	if (!dir)
+	if (!dir || slot_pcie_read(ctx, &pcie) < 0) {
+		strv_free(&pcie);
 		return -ENOMEM;
+	}
+	wp.pcie = &pcie;
 	dp = opendir(dir);
 	if (!dp) {
 		r = -errno;
+		strv_free(&pcie);
 		da_diag_add(diag, dir, 0, false, "cannot list block devices: %s", strerror(-r));
 		return r;
 	}
 	l = calloc(1, sizeof(*l));
 	if (!l) {
 		closedir(dp);
+		strv_free(&pcie);
 		return -ENOMEM;
 	}
 	hashmap_init(&l->bykname, false);
@@ -798,6 +790,7 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *w, struct da_d
 		}
 	}
 	closedir(dp);
+	strv_free(&pcie);
 	for (size_t i = 0; r >= 0 && i < l->n; i++) {
 		struct da_device *d = l->v[i];
 
@@ -832,6 +825,7 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *w, struct da_d
 		l->v[i]->pos = i;
 		strv_sort(&l->v[i]->ids[DA_ID_ID]);
 		strv_sort(&l->v[i]->ids[DA_ID_PATH]);
+		strv_sort(&l->v[i]->ids[DA_ID_SLOT]);
 		strv_sort(&l->v[i]->handles);
 		strv_sort(&l->v[i]->shared);
 		strv_sort(&l->v[i]->slaves);

@@ -56,6 +56,13 @@ int device_list_add(struct da_devlist *l, struct da_device *d);
 /* The static string equal to @s among the type and transport names a device uses, else NULL. */
 const char *device_static_name(const char *s);
 
+/* The slot identity of SCSI disk @d from its scsi_device, open as @sdev_fd (slot.c). */
+int slot_ses_identities(struct da_device *d, int sdev_fd);
+/* The PCIe slots of @ctx, as name, address pairs pushed to @ret. 0 or -ENOMEM. */
+int slot_pcie_read(const struct da_ctx *ctx, struct strv *ret);
+/* The PCIe slot identities of NVMe namespace @d (its directory open as @dfd), from @pcie. */
+int slot_pcie_identities(struct da_device *d, int dfd, const struct strv *pcie);
+
 /* A snapshot of the devices of a scan, valid while the machine's devices are as they were. */
 struct devcache_stamp {
 	uint64_t seqnum; /* the kernel's uevent count */

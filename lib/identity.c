@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Identity kinds ("wwn:", "path:", ...) and how their values compare. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +20,7 @@ static const struct {
 	[DA_ID_LABEL] = { "label", "by-label" },
 	[DA_ID_PARTUUID] = { "partuuid", "by-partuuid" },
 	[DA_ID_PARTLABEL] = { "partlabel", "by-partlabel" },
+	[DA_ID_SLOT] = { "slot", NULL },
 };
 
 const struct da_udev_prop da_udev_props[] = {
@@ -119,6 +121,7 @@ DA_EXPORT bool da_id_value_equal(enum da_id_kind kind, const char *a, const char
 		return strcasecmp(wwn_body(a), wwn_body(b)) == 0;
 	case DA_ID_UUID:
 	case DA_ID_PARTUUID:
+	case DA_ID_SLOT: /* an enclosure id's hex digits */
 		/* blkid prints UUIDs in lower case, some tools in upper. */
 		return strcasecmp(a, b) == 0;
 	default:
@@ -163,6 +166,24 @@ static bool wwn_valid(const char *v)
 	return all_hex(wwn_body(v), 8, NULL);
 }
 
+/* ENCLOSURE_ID/SLOT: 0x and hex digits, a number as the kernel prints it; or pcie/NAME. */
+static bool slot_valid(const char *v)
+{
+	const char *slash = strchr(v, '/');
+
+	if (!slash || strchr(slash + 1, '/') || !slash[1])
+		return false;
+	if (slash - v == 4 && strncmp(v, "pcie", 4) == 0)
+		return true;
+	if (!has_prefix_ci(v, "0x") || slash == v + 2 || !is_number(slash + 1) ||
+	    (slash[1] == '0' && slash[2]))
+		return false;
+	for (const char *p = v + 2; p < slash; p++)
+		if (!isxdigit((unsigned char)*p))
+			return false;
+	return true;
+}
+
 DA_EXPORT int da_identity_check(enum da_id_kind kind, const char *value, const char **ret_reason)
 {
 	const char *reason = NULL;
@@ -189,6 +210,9 @@ DA_EXPORT int da_identity_check(enum da_id_kind kind, const char *value, const c
 	if (!reason && kind == DA_ID_WWN && !wwn_valid(value))
 		reason =
 			"a WWN is hex digits (0x5000c500a1b2c3d4) or of the form naa.HEX, eui.HEX, nvme.HEX-HEX or t10.TEXT";
+	if (!reason && kind == DA_ID_SLOT && !slot_valid(value))
+		reason =
+			"a slot is ENCLOSURE_ID/SLOT (0x5000ccab0405db7f/7: an enclosure's id and a slot number without leading zeros, as sysfs shows them) or pcie/NAME (a PCIe slot's name)";
 	if (reason && ret_reason)
 		*ret_reason = reason;
 	return reason ? -EINVAL : 0;

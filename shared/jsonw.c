@@ -122,3 +122,9 @@ void jsonw_usec(struct jsonw *w, uint64_t usec)
 	before_value(w);
 	fprintf(w->f, "%" PRIu64 ".%06" PRIu64, usec / 1000000, usec % 1000000);
 }
+
+void jsonw_literal(struct jsonw *w, const char *literal)
+{
+	before_value(w);
+	fputs(literal, w->f);
+}

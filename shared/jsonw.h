@@ -39,6 +39,8 @@ void jsonw_key(struct jsonw *w, const char *key);
 /* A string of @len bytes of any kind. */
 void jsonw_string(struct jsonw *w, const char *s, size_t len);
 void jsonw_uint(struct jsonw *w, uint64_t v);
+/* true, false or null. */
+void jsonw_literal(struct jsonw *w, const char *literal);
 /* A number of microseconds as seconds with six decimals (dmesg's "time"). */
 void jsonw_usec(struct jsonw *w, uint64_t usec);
 

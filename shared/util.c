@@ -639,3 +639,22 @@ char *utf8_replace_invalid(const char *str)
 	*o = '\0';
 	return out;
 }
+
+void read_dir_names(int dfd, const char *name, const char *prefix, struct strv *v)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct dirent *de;
+	DIR *dp;
+
+	if (fd < 0)
+		return;
+	dp = fdopendir(fd);
+	if (!dp) {
+		close(fd);
+		return;
+	}
+	while ((de = readdir(dp)))
+		if (de->d_name[0] != '.' && strncmp(de->d_name, prefix, strlen(prefix)) == 0)
+			strv_push(v, de->d_name);
+	closedir(dp);
+}

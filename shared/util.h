@@ -143,5 +143,7 @@ void strv_sort(struct strv *l);
  */
 char **strv_detach(struct strv *l);
 void strv_free(struct strv *l);
+/* The names of the entries of directory @name under @dfd that start with @prefix, pushed to @v. */
+void read_dir_names(int dfd, const char *name, const char *prefix, struct strv *v);
 
 #endif

@@ -134,6 +134,7 @@ static const char *const kind_description[_DA_ID_MAX] = {
 	[DA_ID_LABEL] = "filesystem label",
 	[DA_ID_PARTUUID] = "partition UUID",
 	[DA_ID_PARTLABEL] = "partition label",
+	[DA_ID_SLOT] = "enclosure bay or PCIe slot",
 };
 
 /* The kinds of identity @d has a value of that no other present device shares: "wwn, path". */

@@ -32,6 +32,8 @@ enum {
 	COL_ATA,
 	COL_CTRL,
 	COL_HOLDERS,
+	COL_ENCLOSURE,
+	COL_SLOT,
 };
 
 static const struct colinfo {
@@ -72,6 +74,10 @@ static const struct colinfo {
 	[COL_CTRL] = { "CTRL", 6, 0, SCOLS_JSON_ARRAY_STRING, "NVMe controllers of the namespace" },
 	[COL_HOLDERS] = { "HOLDERS", 0.1, 0, SCOLS_JSON_ARRAY_STRING,
 			  "devices made of this one (md, device-mapper)" },
+	[COL_ENCLOSURE] = { "ENCLOSURE", 0.1, 0, SCOLS_JSON_STRING,
+			    "the SES enclosure's id of the disk's bay, or pcie for a PCIe slot" },
+	[COL_SLOT] = { "SLOT", 4, 0, SCOLS_JSON_STRING,
+		       "the bay: the enclosure's slot number or the PCIe slot's name" },
 };
 
 static const int default_cols[] = {
@@ -125,33 +131,6 @@ static int parse_columns(struct list_opts *o, const char *arg)
 	return -1;
 }
 
-/* Sizes as lsblk prints them: powers of 1024, one rounded decimal, "3.6T". */
-static char *human_size(uint64_t bytes)
-{
-	static const char letters[] = "BKMGTPE";
-	uint64_t frac = 0, dec = bytes;
-	int exp;
-
-	for (exp = 10; exp <= 60; exp += 10)
-		if (bytes < (1ULL << exp))
-			break;
-	exp -= 10;
-	if (exp) {
-		dec = bytes >> exp;
-		frac = bytes & ((1ULL << exp) - 1);
-		frac = frac >= UINT64_MAX / 1000 ? ((frac / 1024) * 1000) / (1ULL << (exp - 10))
-						 : (frac * 1000) / (1ULL << exp);
-		frac = (frac + 50) / 100;
-		if (frac == 10) {
-			dec++;
-			frac = 0;
-		}
-	}
-	if (frac)
-		return xasprintf("%" PRIu64 ".%" PRIu64 "%c", dec, frac, letters[exp / 10]);
-	return xasprintf("%" PRIu64 "%c", dec, letters[exp / 10]);
-}
-
 static const char *state_name(enum da_alias_state s)
 {
 	return s == DA_ALIAS_MISSING	 ? "missing"
@@ -188,6 +167,16 @@ static char *names_cell(const struct tool *t, const struct list_opts *o, const s
 	return all.buf;
 }
 
+/* ENCLOSURE or SLOT of a slot: identity value ("0x5000ccab0405db7f/7", "pcie/3"). */
+static char *slot_part(const char *value, int col)
+{
+	const char *slash = value ? strchr(value, '/') : NULL;
+
+	if (!slash)
+		return NULL;
+	return col == COL_ENCLOSURE ? strndup(value, slash - value) : strdup(slash + 1);
+}
+
 static char *device_cell(const struct tool *t, const struct list_opts *o, const struct da_device *d,
 			 int col)
 {
@@ -213,7 +202,7 @@ static char *device_cell(const struct tool *t, const struct list_opts *o, const 
 		return xasprintf("%u:%u", da_device_major(d), da_device_minor(d));
 	case COL_SIZE:
 		return o->bytes ? xasprintf("%" PRIu64, da_device_size(d))
-				: human_size(da_device_size(d));
+				: tool_human_size(da_device_size(d));
 	case COL_TYPE:
 		s = da_device_type(d);
 		break;
@@ -255,6 +244,9 @@ static char *device_cell(const struct tool *t, const struct list_opts *o, const 
 	case COL_CTRL:
 	case COL_HOLDERS:
 		return names_cell(t, o, d, col);
+	case COL_ENCLOSURE:
+	case COL_SLOT:
+		return slot_part(da_device_identity(d, DA_ID_SLOT, 0), col);
 	}
 	return s ? strdup(s) : NULL;
 }
@@ -283,6 +275,9 @@ static char *alias_cell(const struct da_alias *a, enum da_alias_state state, int
 	}
 	case COL_STATE:
 		return strdup(state_name(state));
+	case COL_ENCLOSURE:
+	case COL_SLOT:
+		return da_alias_kind(a) == DA_ID_SLOT ? slot_part(da_alias_value(a), col) : NULL;
 	default:
 		return NULL;
 	}

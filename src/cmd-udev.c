@@ -132,7 +132,12 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 	 * it has one. What is wrong with the table goes to the kernel log too,
 	 * once per version of it: udev keeps a helper's stderr to itself.
 	 */
-	r = tool_load(t, NEED_TABLE_INDEXED);
+	/* Its bay: an SES slot or PCIe slot is no udev property. */
+	r = tool_load(t, 0);
+	if (r >= 0 && da_devlist_read_slots(t->ctx, t->list) < 0)
+		r = -1;
+	if (r >= 0)
+		r = tool_load(t, NEED_TABLE_INDEXED);
 	da_udev_log_problems(t->ctx, t->table_path, &t->table_diag);
 	if (r < 0)
 		return EXIT_FAIL;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Loading the table and the devices, and saying what went wrong. */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -438,4 +439,31 @@ void tool_notify(struct tool *t, const struct strv *knames)
 			errmsg("%s: cannot ask udev to rename its links: %s", knames->v[i],
 			       strerror(-r));
 	}
+}
+
+/* Sizes as lsblk prints them: powers of 1024, one rounded decimal, "3.6T". */
+char *tool_human_size(uint64_t bytes)
+{
+	static const char letters[] = "BKMGTPE";
+	uint64_t frac = 0, dec = bytes;
+	int exp;
+
+	for (exp = 10; exp <= 60; exp += 10)
+		if (bytes < (1ULL << exp))
+			break;
+	exp -= 10;
+	if (exp) {
+		dec = bytes >> exp;
+		frac = bytes & ((1ULL << exp) - 1);
+		frac = frac >= UINT64_MAX / 1000 ? ((frac / 1024) * 1000) / (1ULL << (exp - 10))
+						 : (frac * 1000) / (1ULL << exp);
+		frac = (frac + 50) / 100;
+		if (frac == 10) {
+			dec++;
+			frac = 0;
+		}
+	}
+	if (frac)
+		return xasprintf("%" PRIu64 ".%" PRIu64 "%c", dec, frac, letters[exp / 10]);
+	return xasprintf("%" PRIu64 "%c", dec, letters[exp / 10]);
 }

@@ -182,7 +182,13 @@ char *tool_table_file(const struct tool *t, const char *arg);
  * apply. */
 void tool_notify(struct tool *t, const struct strv *knames);
 
+/* A size as lsblk prints it: powers of 1024, one rounded decimal, "3.6T". Caller frees. */
+char *tool_human_size(uint64_t bytes);
+
 int cmd_list(struct tool *t, int argc, char **argv);
+int cmd_map(struct tool *t, int argc, char **argv);
+int cmd_locate(struct tool *t, int argc, char **argv);
+int cmd_fault(struct tool *t, int argc, char **argv);
 int cmd_set(struct tool *t, int argc, char **argv);
 int cmd_unset(struct tool *t, int argc, char **argv);
 int cmd_rename(struct tool *t, int argc, char **argv);

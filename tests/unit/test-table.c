@@ -98,7 +98,7 @@ static void test_parse_errors(void **state)
 	parse_bad("\n\nalias bay07\n", 3, "incomplete statement", 0);
 	parse_bad("alias bay07 " W1 " extra\n", 1, "too many words", 0);
 	parse_bad("alias bay07 disk:1\n", 1,
-		  "unknown identity kind 'disk' (expected one of wwn, serial, id, path, uuid, label, partuuid, partlabel)",
+		  "unknown identity kind 'disk' (expected one of wwn, serial, id, path, uuid, label, partuuid, partlabel, slot)",
 		  0);
 	parse_bad("alias bay07 wwn:\n", 1, "invalid identity", 0);
 	parse_bad("alias bay07 wwn:12\n", 1, "a WWN is hex digits", 0);
