@@ -4,12 +4,16 @@
 #   2  the reboot with the disks attached in another order: the same names
 #      reach the same disks, the slot name follows the slot, hotplug, the
 #      kernel's alias attribute, rename while mounted.
+#   3  a q35 machine with NVMe drives in PCIe slots (pciehp): bind by slot,
+#      map, LEDs, a hot-unplug;
+#   4  the same drives in each other's slots: the names follow the bays.
 # Each disk image carries "DISKALIAS-MARKER <id>" at byte 4096, so the test
 # knows which physical disk a node is. Lines for the host:
 #   NODE <id> <kernel name>     where each marked disk is this boot
 #   RESULT PASS|FAIL|SKIP <test>[: why]
 #   TABLE-BEGIN ... TABLE-END   the table, for the next boot's /etc
-#   HOTPLUG add|del             asks the host to hot-add or remove a disk
+#   HOTPLUG add|del|del-slot    asks the host to hot-add or remove a disk
+#                               (del-slot: the NVMe drive in PCIe slot 2)
 #   DMESG-BEGIN ... DMESG-END   the boot's kernel log, at its end
 export PATH=/sbin:/bin:/usr/sbin:/usr/bin
 da=/sbin/diskalias
@@ -60,7 +64,7 @@ check_alias() {
 bay_id() { echo abcd | cut -c"$1"; }
 
 show_nodes() {
-	for id in scsi-a scsi-b scsi-c scsi-d scsi-e nvme virtio; do
+	for id in scsi-a scsi-b scsi-c scsi-d scsi-e nvme virtio nvme-a nvme-b; do
 		n=$(node_of $id) && echo "NODE $id ${n#/dev/}"
 	done
 }
@@ -262,6 +266,60 @@ case ${TEST_PHASE:-1} in
 		echo "# round $i: uevents $seq0 -> $(cat /sys/kernel/uevent_seqnum), $k is a new disk, named: $(echo "$got" | tr '\n' ' ')"
 	done
 	result snapshot-churn
+	;;
+3)
+	# Test 9: NVMe drives in PCIe slots (q35 pcie-root-port, real pciehp):
+	# bound by their slot, an empty slot named too; the map; the LEDs
+	# through the attention indicator; a hot-unplug leaves the bay empty.
+	slots=$(ls /sys/bus/pci/slots 2>/dev/null | tr '\n' ' ')
+	[ "$slots" = "1 2 3 " ] || bad "PCIe slots are '$slots', not 1 2 3 (no pciehp?)"
+	$da set --by slot u2a "$(node_of nvme-a)" || bad "set --by slot u2a failed"
+	$da set --by slot u2b "$(node_of nvme-b)" || bad "set --by slot u2b failed"
+	$da set u2c slot:pcie/3 2>/dev/null || bad "set u2c slot:pcie/3 failed"
+	grep -q '^alias u2a slot:pcie/1$' /etc/diskalias.conf || bad "u2a is not bound to slot:pcie/1"
+	udevadm settle --timeout=60
+	check_alias u2a nvme-a
+	check_alias u2b nvme-b
+	[ -e /dev/disk/by-alias/u2c ] && bad "the empty bay u2c has a link"
+	result slot-bind
+	$da map | sed 's/^/# /'
+	$da map -J >/tmp/map.json || bad "map -J failed"
+	[ "$(grep -c '"slot":' /tmp/map.json)" = 3 ] || bad "map -J does not show 3 slots"
+	grep -A 12 '"slot": "3"' /tmp/map.json | grep -q '"status": "empty"' || bad "slot 3 is not shown empty"
+	grep -A 12 '"slot": "1"' /tmp/map.json | grep -q "\"device\": \"$(basename "$(node_of nvme-a)")\"" ||
+		bad "slot 1 does not hold nvme-a"
+	result slot-map
+	att() { cat /sys/bus/pci/slots/$1/attention; }
+	$da locate u2a >/dev/null || bad "locate u2a failed"
+	[ "$(att 1)" = 2 ] || bad "slot 1's attention reads $(att 1) after locate, not 2 (blink)"
+	$da fault "$(node_of nvme-b)" >/dev/null || bad "fault on nvme-b's node failed"
+	[ "$(att 2)" = 1 ] || bad "slot 2's attention reads $(att 2) after fault, not 1"
+	$da locate --off u2b >/dev/null
+	[ "$(att 2)" = 1 ] || bad "locate --off put out slot 2's fault indicator"
+	$da fault --off u2b >/dev/null && $da locate --off u2a >/dev/null || bad "--off failed"
+	[ "$(att 1)$(att 2)" = 00 ] || bad "attention reads $(att 1),$(att 2) after --off"
+	$da locate u2c >/dev/null || bad "locate of the empty bay u2c failed"
+	[ "$(att 3)" = 2 ] || bad "the empty slot 3's attention reads $(att 3), not 2"
+	$da locate --off u2c >/dev/null
+	$da map | grep -q '^ *3 .* on ' && bad "map still shows slot 3 on"
+	result slot-leds
+	echo "HOTPLUG del-slot"
+	wait_for 120 test ! -e /dev/disk/by-alias/u2b || bad "the link of u2b stayed after the unplug"
+	wait_for 30 sh -c '[ "$(cat /sys/bus/pci/slots/2/adapter)" = 0 ]' || bad "slot 2 still shows an adapter"
+	$da map -J | grep -A 12 '"slot": "2"' | grep -q '"status": "empty"' || bad "map does not show slot 2 empty"
+	$da check 2>&1 | grep -q "u2b.*the bay is empty (PCIe slot 2" || bad "check does not say u2b's bay is empty: $($da check 2>&1 | tr '\n' '|')"
+	result slot-unplug
+	echo TABLE-BEGIN
+	cat /etc/diskalias.conf
+	echo TABLE-END
+	;;
+4)
+	# Test 10: the drives trade slots across the reboot: each name stays
+	# with its bay, now holding the other drive.
+	check_alias u2a nvme-b
+	check_alias u2b nvme-a
+	result slot-follows-bay
+	$da map | sed 's/^/# /'
 	;;
 esac
 # The whole log of the boot (its mapping records among it), for the host's history test.
