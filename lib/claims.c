@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <sys/file.h>
 
+#include "device.h"
 #include "internal.h"
 
 /* The identity as a file name: a 64-bit FNV-1a hash of "kind:key", the key folded where case does
@@ -83,6 +84,9 @@ static bool claim_live(const struct da_ctx *ctx, unsigned int major, unsigned in
 		return false;
 	if (diskseq && read_diskseq(ctx, kname) != diskseq)
 		return false;
+	/* A bay is no udev property: sysfs says which disk is in it. */
+	if (kind == DA_ID_SLOT)
+		return slot_device_has(ctx, kname, value) > 0;
 	return da_udev_db_has_identity(ctx, major, minor, kind, value) != 0;
 }
 

@@ -63,6 +63,9 @@ int slot_pcie_read(const struct da_ctx *ctx, struct strv *ret);
 /* The PCIe slot identities of NVMe namespace @d (its directory open as @dfd), from @pcie. */
 int slot_pcie_identities(struct da_device *d, int dfd, const struct strv *pcie);
 
+/* Whether disk @kname of @ctx is in bay @value (a slot identity): 1, 0, or -ENOMEM. */
+int slot_device_has(const struct da_ctx *ctx, const char *kname, const char *value);
+
 /* A snapshot of the devices of a scan, valid while the machine's devices are as they were. */
 struct devcache_stamp {
 	uint64_t seqnum; /* the kernel's uevent count */

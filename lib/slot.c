@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -155,6 +156,30 @@ int slot_pcie_identities(struct da_device *d, int dfd, const struct strv *pcie)
 	return r;
 }
 
+/* Read the slots of disk @d (its directory @dir); @pcie is filled on first need. */
+static int device_read_slots(const struct da_ctx *ctx, struct da_device *d, const char *dir,
+			     struct strv *pcie)
+{
+	int dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), sfd, r = 0;
+
+	if (dfd < 0)
+		return 0;
+	if (d->hctl) {
+		sfd = openat(dfd, "device", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (sfd >= 0) {
+			r = slot_ses_identities(d, sfd);
+			close(sfd);
+		}
+	} else {
+		if (!pcie->n)
+			r = slot_pcie_read(ctx, pcie);
+		if (r >= 0)
+			r = slot_pcie_identities(d, dfd, pcie);
+	}
+	close(dfd);
+	return r;
+}
+
 DA_EXPORT int da_devlist_read_slots(const struct da_ctx *ctx, struct da_devlist *l)
 {
 	struct strv pcie = {};
@@ -163,35 +188,45 @@ DA_EXPORT int da_devlist_read_slots(const struct da_ctx *ctx, struct da_devlist 
 	for (size_t i = 0; r >= 0 && i < l->n; i++) {
 		struct da_device *d = l->v[i];
 		_cleanup_free_ char *dir = NULL;
-		int dfd, sfd;
 
 		if (d->devtype != DA_DEV_DISK || !d->syspath ||
 		    (!d->hctl && !streq(d->tran, "nvme")))
 			continue;
 		/* udev gives the device's path under sys/, a scan its real directory. */
-		dir = d->syspath[0] == '/' && strncmp(d->syspath, "/devices/", 9) == 0
+		dir = strncmp(d->syspath, "/devices/", 9) == 0
 			      ? da_ctx_sys(ctx, "%s", d->syspath + 1)
 			      : strdup(d->syspath);
-		if (!dir)
-			return -ENOMEM;
-		dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (dfd < 0)
-			continue;
-		if (d->hctl) {
-			sfd = openat(dfd, "device", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (sfd >= 0) {
-				r = slot_ses_identities(d, sfd);
-				close(sfd);
-			}
-		} else {
-			if (!pcie.n)
-				r = slot_pcie_read(ctx, &pcie);
-			if (r >= 0)
-				r = slot_pcie_identities(d, dfd, &pcie);
-		}
-		close(dfd);
+		r = dir ? device_read_slots(ctx, d, dir, &pcie) : -ENOMEM;
 	}
 	strv_free(&pcie);
+	return r;
+}
+
+int slot_device_has(const struct da_ctx *ctx, const char *kname, const char *value)
+{
+	_cleanup_free_ char *link = da_ctx_sys(ctx, "class/block/%s", kname);
+	_cleanup_free_ char *sdev = NULL, *target = NULL;
+	struct da_device d = { .kname = (char *)kname, .devtype = DA_DEV_DISK };
+	struct strv pcie = {};
+	unsigned int h, c, t, lun;
+	int n = 0, r;
+
+	if (!link || !(d.syspath = resolve_link(link)))
+		return link ? 0 : -ENOMEM;
+	/* From the real directory: "device" is relative to it, not to the class link. */
+	sdev = xasprintf("%s/device", d.syspath);
+	target = sdev ? resolve_link(sdev) : NULL;
+	if (target && sscanf(path_basename(target), "%u:%u:%u:%u%n", &h, &c, &t, &lun, &n) == 4 &&
+	    !path_basename(target)[n])
+		d.hctl = (char *)path_basename(target);
+	else if (strstr(d.syspath, "/nvme"))
+		d.tran = "nvme";
+	r = device_read_slots(ctx, &d, d.syspath, &pcie);
+	if (r >= 0)
+		r = da_device_has_identity(&d, DA_ID_SLOT, value);
+	strv_free(&pcie);
+	strv_free(&d.ids[DA_ID_SLOT]);
+	free(d.syspath);
 	return r;
 }
 

@@ -88,3 +88,23 @@ da fault --off u2c
 da locate nvme0n2
 show "$ROOT/sys/bus/pci/slots/4/attention"
 da map -J | grep -c '"slot"'
+
+# The udev helper finds the bay itself (a slot is no udev property): from
+# the SCSI device's enclosure_device link, the NVMe controller's PCI slot.
+fixture sas-chain
+printf 'alias a3 slot:0x500304801f3c1d3f/3\nalias b12 slot:0x500304801f3c1e7f/12\nalias split slot:0x5000ccab0405e000/1\n' | table
+: >"$ROOT/dev/kmsg"
+ud() { local k=$1; shift; echo "\$ diskalias udev $k"; env -i DISKALIAS_SYSROOT="$ROOT" ACTION=add SUBSYSTEM=block DEVTYPE=disk "$@" "$bin" udev "$k" 2>&1; local rc=$?; [ $rc -eq 0 ] || echo "[exit $rc]"; }
+devpath() { local p; p=$(readlink -f "$ROOT/sys/class/block/$1"); echo "${p#"$ROOT"/sys}"; }
+ud sdd DEVPATH="$(devpath sdd)" MAJOR=8 MINOR=48 ID_WWN=0x5000cca264a10003
+ud sdu DEVPATH="$(devpath sdu)" MAJOR=65 MINOR=64 ID_WWN=0x5000cca264a10014
+ud sdw DEVPATH="$(devpath sdw)" MAJOR=65 MINOR=96 ID_WWN=0x5000cca264a10016
+# The other half's slot 1 carries the same identity: neither is named (the
+# helper's claims see both, as for a WWN two devices share).
+ud sdz DEVPATH="$(devpath sdz)" MAJOR=65 MINOR=144 ID_WWN=0x5000cca264a10019
+ud sdw DEVPATH="$(devpath sdw)" MAJOR=65 MINOR=96 ID_WWN=0x5000cca264a10016
+cat "$ROOT/dev/kmsg"
+fixture nvme-server
+printf 'alias u2a slot:pcie/5\n' | table
+: >"$ROOT/dev/kmsg"
+ud nvme1n1 DEVPATH="$(devpath nvme1n1)" MAJOR=259 MINOR=6 ID_WWN=eui.36344730522001040025384500000001
