@@ -80,7 +80,8 @@ int slot_pcie_read(const struct da_ctx *ctx, struct strv *ret)
 	if (dfd < 0)
 		return 0;
 	read_dir_names(dfd, ".", "", &names);
-	qsort(names.v, names.n, sizeof(*names.v), natural_cmp);
+	if (names.n)
+		qsort(names.v, names.n, sizeof(*names.v), natural_cmp);
 	for (size_t i = 0; r >= 0 && i < names.n; i++) {
 		_cleanup_free_ char *p = xasprintf("%s/address", names.v[i]);
 		char *addr = p ? read_attr_at(dfd, p, false) : NULL;
@@ -350,7 +351,7 @@ static int read_enclosure(const struct da_ctx *ctx, const char *name, struct da_
 	}
 	strv_free(&comps);
 	close(dfd);
-	if (r >= 0)
+	if (r >= 0 && l->n > first)
 		qsort(l->v + first, l->n - first, sizeof(*l->v), bay_cmp);
 	return r;
 }
@@ -463,7 +464,8 @@ DA_EXPORT int da_slots_scan(const struct da_ctx *ctx, struct da_diag *diag,
 		read_dir_names(dfd, ".", "", &encs);
 		close(dfd);
 	}
-	qsort(encs.v, encs.n, sizeof(*encs.v), natural_cmp);
+	if (encs.n)
+		qsort(encs.v, encs.n, sizeof(*encs.v), natural_cmp);
 	for (size_t i = 0; r >= 0 && i < encs.n; i++)
 		r = read_enclosure(ctx, encs.v[i], diag, l);
 	strv_free(&encs);
