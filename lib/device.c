@@ -107,7 +107,7 @@ static char *serial_from_vpd80(int dfd)
 }
 
 /* "2:0:3:0" when @dir is a SCSI device's directory (its name is its address), else NULL. */
-static char *hctl_of(const char *dir)
+char *hctl_of(const char *dir)
 {
 	const char *base = path_basename(dir);
 	unsigned int h, c, t, l;

@@ -63,6 +63,8 @@ int slot_pcie_read(const struct da_ctx *ctx, struct strv *ret);
 /* The PCIe slot identities of NVMe namespace @d (its directory open as @dfd), from @pcie. */
 int slot_pcie_identities(struct da_device *d, int dfd, const struct strv *pcie);
 
+/* "2:0:3:0" when @dir is a SCSI device's directory (its name is its address), else NULL. */
+char *hctl_of(const char *dir);
 /* Whether disk @kname of @ctx is in bay @value (a slot identity): 1, 0, or -ENOMEM. */
 int slot_device_has(const struct da_ctx *ctx, const char *kname, const char *value);
 

@@ -17,7 +17,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -209,18 +208,15 @@ int slot_device_has(const struct da_ctx *ctx, const char *kname, const char *val
 	_cleanup_free_ char *sdev = NULL, *target = NULL;
 	struct da_device d = { .kname = (char *)kname, .devtype = DA_DEV_DISK };
 	struct strv pcie = {};
-	unsigned int h, c, t, lun;
-	int n = 0, r;
+	int r;
 
 	if (!link || !(d.syspath = resolve_link(link)))
 		return link ? 0 : -ENOMEM;
 	/* From the real directory: "device" is relative to it, not to the class link. */
 	sdev = xasprintf("%s/device", d.syspath);
 	target = sdev ? resolve_link(sdev) : NULL;
-	if (target && sscanf(path_basename(target), "%u:%u:%u:%u%n", &h, &c, &t, &lun, &n) == 4 &&
-	    !path_basename(target)[n])
-		d.hctl = (char *)path_basename(target);
-	else if (strstr(d.syspath, "/nvme"))
+	d.hctl = target ? hctl_of(target) : NULL;
+	if (!d.hctl && strstr(d.syspath, "/nvme"))
 		d.tran = "nvme";
 	r = device_read_slots(ctx, &d, d.syspath, &pcie);
 	if (r >= 0)
@@ -228,6 +224,7 @@ int slot_device_has(const struct da_ctx *ctx, const char *kname, const char *val
 	strv_free(&pcie);
 	strv_free(&d.ids[DA_ID_SLOT]);
 	free(d.syspath);
+	free(d.hctl);
 	return r;
 }
 

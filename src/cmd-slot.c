@@ -66,11 +66,10 @@ static struct da_device *bay_device(const struct bays *b, const struct da_slot *
 	return NULL;
 }
 
-/* The alias of bay @s: one bound to the bay itself, else its disk's primary alias. */
-static const char *bay_alias(const struct bays *b, const struct da_slot *s)
+/* The alias of bay @s: one bound to the bay itself, else its disk @d's primary alias. */
+static const char *bay_alias(const struct bays *b, const struct da_slot *s,
+			     const struct da_device *d)
 {
-	const struct da_device *d = bay_device(b, s, 0);
-
 	for (size_t i = 0; s->identity && i < da_table_count(b->t->table); i++) {
 		const struct da_alias *a = da_table_get(b->t->table, i);
 
@@ -117,10 +116,10 @@ static const struct {
 	[MAP_FAULT] = { "FAULT", "fault", 5, 0 },
 };
 
-/* The cell @col of bay @s, NULL when empty. Caller frees. */
-static char *map_cell(const struct bays *b, const struct da_slot *s, int col, bool bytes)
+/* The cell @col of bay @s, whose first disk is @d, NULL when empty. Caller frees. */
+static char *map_cell(const struct bays *b, const struct da_slot *s, const struct da_device *d,
+		      int col, bool bytes)
 {
-	const struct da_device *d = bay_device(b, s, 0);
 	const char *v = NULL;
 
 	switch (col) {
@@ -131,12 +130,12 @@ static char *map_cell(const struct bays *b, const struct da_slot *s, int col, bo
 		v = s->label;
 		break;
 	case MAP_ALIAS:
-		v = bay_alias(b, s);
+		v = bay_alias(b, s, d);
 		break;
 	case MAP_DEVICE: {
 		struct strbuf sb = STRBUF_INIT;
 
-		for (size_t i = 0; (d = bay_device(b, s, i)); i++)
+		for (size_t i = 0; d; d = bay_device(b, s, ++i))
 			if (strbuf_addf(&sb, "%s%s", i ? "," : "", da_device_kname(d)) < 0) {
 				strbuf_release(&sb);
 				return NULL;
@@ -200,12 +199,14 @@ static int print_group_table(const struct bays *b, const struct tool_output *out
 				       SCOLS_JSON_STRING))
 			goto out;
 	for (size_t i = from; i < to; i++) {
+		const struct da_slot *s = da_slotlist_get(b->slots, i);
+		const struct da_device *d = bay_device(b, s, 0);
 		struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
 		if (!ln)
 			goto out;
 		for (int c = 0; c < _MAP_COLS; c++) {
-			char *v = map_cell(b, da_slotlist_get(b->slots, i), c, bytes);
+			char *v = map_cell(b, s, d, c, bytes);
 			char *safe = v ? utf8_replace_invalid(v) : NULL;
 
 			if (safe) {
@@ -280,10 +281,11 @@ static void print_map_json(const struct bays *b, bool bytes)
 		jsonw_open_array(&w);
 		for (size_t i = from; i < to; i++) {
 			const struct da_slot *bay = da_slotlist_get(b->slots, i);
+			const struct da_device *d = bay_device(b, bay, 0);
 
 			jsonw_open_object(&w);
 			for (int c = 0; c < _MAP_COLS; c++) {
-				_cleanup_free_ char *v = map_cell(b, bay, c, bytes);
+				_cleanup_free_ char *v = map_cell(b, bay, d, c, bytes);
 
 				json_str(&w, map_cols[c].json, v);
 			}
