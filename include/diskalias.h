@@ -394,7 +394,9 @@ const char *da_device_ata(const struct da_device *dev);
  * the last: its own first (ata3.00, sg2, NVMe path devices nvme0c1n1 and
  * generic nodes ng0n1), then those it shares with the other disks of its
  * port or controller (the libata port ata3, a port multiplier ata3.15, the
- * NVMe controller nvme0, the MMC host mmc0), @ret_shared true for those.
+ * NVMe controller nvme0, the MMC host mmc0, the USB device "usb 2-1"),
+ * @ret_shared true for those. A handle with a space is a name only after
+ * the word before it, which stays: "usb 2-1:" becomes "usb stick:".
  */
 const char *da_device_handle(const struct da_device *dev, size_t i, bool *ret_shared);
 /*

@@ -265,18 +265,34 @@ static int nvme_path_handles(struct da_devlist *l, const char *path)
 	return r;
 }
 
+/* Whether @s names a USB device as the kernel does: bus-port, then .port for each hub ("2-1.3"). */
+static bool usb_device_name(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (!n || s[n] != '-')
+		return false;
+	do {
+		s += n + 1;
+		n = strspn(s, "0123456789");
+	} while (n && s[n] == '.');
+	return n && !s[n];
+}
+
 /*
  * What the place of disk @d under sys/devices tells: how it
  * is attached (lsblk's TRAN: the component nearest the disk decides) and
  * the handles of its port or controller. libata's port ataN holds
  * hostM/targetM:C:T/M:C:T:L: its device is ataN.%02u of C + T, as libata
  * names it (C is the port multiplier link, T the device number), and the
- * multiplier itself is ataN.15.
+ * multiplier itself is ataN.15. A USB device (a stick, a card reader with
+ * several disks) is "usb 2-1" as the USB core prints it: its name alone is
+ * no name, only after "usb ".
  */
 static int path_handles(struct da_device *d)
 {
 	_cleanup_free_ char *copy = strdup(d->syspath);
-	const char *prev = "", *ctrl = NULL;
+	const char *prev = "", *ctrl = NULL, *usb = NULL;
 	char *save = NULL, *c;
 	unsigned int n, ch, t;
 	int r = 0;
@@ -297,6 +313,8 @@ static int path_handles(struct da_device *d)
 			d->tran = "sas";
 		} else if (numbered(c, "usb", &n)) {
 			d->tran = "usb";
+		} else if (usb_device_name(c)) {
+			usb = c;
 		} else if (numbered(c, "virtio", &n)) {
 			d->tran = "virtio";
 		} else if (strncmp(c, "rport-", 6) == 0) {
@@ -314,6 +332,8 @@ static int path_handles(struct da_device *d)
 	}
 	if (r >= 0 && streq(d->tran, "nvme"))
 		r = nvme_handles(d, ctrl);
+	if (r >= 0 && usb && streq(d->tran, "usb"))
+		r = push_fmt(&d->shared, xasprintf("usb %s", usb));
 	return r;
 }
 

@@ -276,12 +276,29 @@ struct builder {
 	struct strv strings; /* every string the patterns point at */
 };
 
-/* Add name @s (consumed) that becomes @to (annotated as @name). */
+/* The bytes of a handle up to its last space: the word it is a name after ("usb " of "usb 2-1"). */
+static size_t context_len(const char *s)
+{
+	const char *space = strrchr(s, ' ');
+
+	return space ? (size_t)(space - s) + 1 : 0;
+}
+
+/*
+ * Add name @s (consumed) that becomes @to (annotated as @name). A name
+ * after a word ("usb 2-1") keeps the word: it becomes "usb " and @to; the
+ * word of a handle it becomes ("{a,b}" back to "usb 2-1") is there already.
+ */
 static int add_pattern(struct builder *b, char *s, const char *to, const char *name, bool parts)
 {
 	const char *kept = keep(&b->strings, s);
+	size_t ctx = kept ? context_len(kept) : 0;
 
-	if (!kept || ARRAY_GROW(b->v, b->n) < 0)
+	to += context_len(to);
+	name += context_len(name);
+	if (ctx)
+		to = keep(&b->strings, xasprintf("%.*s%s", (int)ctx, kept, to));
+	if (!kept || !to || ARRAY_GROW(b->v, b->n) < 0)
 		return -ENOMEM;
 	b->v[b->n++] = (struct pattern){ .s = kept, .to = to, .name = name, .parts = parts };
 	return 0;
@@ -431,10 +448,13 @@ static int add_rename(struct builder *b, const struct da_rename *v, bool reverse
 		return -ENOMEM;
 	if (reverse) {
 		r = add_pattern(b, strdup(name), kname, kname, v->disk);
-		return r < 0 ? r : add_pattern(b, strdup(link), node, kname, v->disk);
+		return r < 0 || context_len(kname)
+			       ? r
+			       : add_pattern(b, strdup(link), node, kname, v->disk);
 	}
 	r = add_pattern(b, strdup(kname), name, name, v->disk);
-	return r < 0 ? r : add_pattern(b, strdup(node), link, name, v->disk);
+	/* A handle after a word ("usb 2-1") has no /dev node. */
+	return r < 0 || context_len(kname) ? r : add_pattern(b, strdup(node), link, name, v->disk);
 }
 
 /* The names of @d, alias to kernel name: every alias and its /dev/disk/by-alias/ link. */

@@ -130,7 +130,8 @@ static char *rewrite(struct da_rewriter *rw, const char *in, size_t len, size_t 
 /*
  * The handles ports and controllers share, on the fixtures that have them:
  * sas-jbod24's boot SSD sdy on libata port ata3 (2:0:0:0), nvme-server's
- * controller nvme0 with two namespaces and its multipath subsystem nvme1.
+ * controller nvme0 with two namespaces and its multipath subsystem nvme1,
+ * workstation's USB stick sdb on USB device 1-2.
  */
 static const struct {
 	const char *fixture, *table;
@@ -161,6 +162,20 @@ static const struct {
 	{ "vm-virtio", "alias mirror id:md-uuid-3a7b2c1d:4e5f6071:8293a4b5:c6d7e8f9\n",
 	  DA_REWRITE_ALIAS, "mount /dev/md/data /srv; /dev/md/data1 /dev/md/dat md127",
 	  "mount /dev/disk/by-alias/mirror /srv; /dev/md/data1 /dev/md/dat mirror" },
+	/*
+	 * A USB device is a name only after "usb ", which stays; a hub's
+	 * port below it (1-2.1), another bus or port (11-2, 1-21) is not it.
+	 */
+	{ "workstation", "alias stick serial:4C530001234567891234\n", DA_REWRITE_ALIAS,
+	  "usb 1-2: new high-speed USB device number 3 using xhci_hcd; usb 1-2: USB disconnect",
+	  "usb stick: new high-speed USB device number 3 using xhci_hcd; usb stick: USB disconnect" },
+	{ "workstation", "alias stick serial:4C530001234567891234\n", DA_REWRITE_ALIAS,
+	  "usb 1-2.1: x usb 11-2: usb 1-21: 1-2: usb-storage 1-2:1.0: xusb 1-2: usb  1-2: usb 1-2-x",
+	  "usb 1-2.1: x usb 11-2: usb 1-21: 1-2: usb-storage 1-2:1.0: xusb 1-2: usb  1-2: usb 1-2-x" },
+	{ "workstation", "alias stick serial:4C530001234567891234\n", DA_REWRITE_ANNOTATE,
+	  "usb 1-2: reset", "usb 1-2(stick): reset" },
+	{ "workstation", "alias stick serial:4C530001234567891234\n", DA_REWRITE_REVERSE,
+	  "usb stick: reset", "usb sdb: reset" },
 	/* No alias on the controller's namespaces: nothing to say. */
 	{ "nvme-server", "alias fab wwn:eui.36344730522001040025384500000001\n", DA_REWRITE_ALIAS,
 	  "nvme nvme0: x", "nvme nvme0: x" },
