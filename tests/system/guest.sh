@@ -6,14 +6,18 @@
 #      kernel's alias attribute, rename while mounted.
 #   3  a q35 machine with NVMe drives in PCIe slots (pciehp): bind by slot,
 #      map, LEDs, a hot-unplug;
-#   4  the same drives in each other's slots: the names follow the bays.
+#   4  the same drives in each other's slots: the names follow the bays;
+#   5  the storage kernel with journald: a SATA disk failing a read, a USB
+#      stick, the table given (sata-err, stick).
 # Each disk image carries "DISKALIAS-MARKER <id>" at byte 4096, so the test
 # knows which physical disk a node is. Lines for the host:
 #   NODE <id> <kernel name>     where each marked disk is this boot
 #   RESULT PASS|FAIL|SKIP <test>[: why]
 #   TABLE-BEGIN ... TABLE-END   the table, for the next boot's /etc
-#   HOTPLUG add|del|del-slot    asks the host to hot-add or remove a disk
-#                               (del-slot: the NVMe drive in PCIe slot 2)
+#   HOTPLUG add|del|del-slot|usb-del|usb-add
+#                               asks the host to hot-add or remove a disk
+#                               (del-slot: the NVMe drive in PCIe slot 2;
+#                               usb-: the USB stick)
 #   DMESG-BEGIN ... DMESG-END   the boot's kernel log, at its end
 export PATH=/sbin:/bin:/usr/sbin:/usr/bin
 da=/sbin/diskalias
@@ -320,6 +324,56 @@ case ${TEST_PHASE:-1} in
 	check_alias u2b nvme-a
 	result slot-follows-bay
 	$da map | sed 's/^/# /'
+	;;
+5)
+	# Test 11: Debian's journald, reading the kernel log, finds a disk's
+	# messages by its by-alias link: the sd lines of a read error carry
+	# their SCSI device. libata's "ata1.00:" lines carry none; filter names
+	# them.
+	/lib/qemu-test/start-journald || bad "journald did not start"
+	sata=$(node_of sata) || bad "no disk carries the sata marker"
+	[ "$(link_of sata-err)" = "$sata" ] || bad "sata-err leads to '$(link_of sata-err)', not $sata"
+	dd if="$sata" of=/dev/null bs=512 skip=4660 count=1 iflag=direct 2>/dev/null &&
+		bad "the injected read error did not happen"
+	sleep 2
+	journalctl -k -q --no-pager /dev/disk/by-alias/sata-err >/tmp/j.link 2>&1
+	grep -q "\[${sata#/dev/}\] tag#[0-9]* Sense Key" /tmp/j.link ||
+		bad "journalctl -k /dev/disk/by-alias/sata-err shows no Sense Key line: $(tail -n 3 /tmp/j.link | tr '\n' '|')"
+	# journalctl matches the device and its parents: the sd lines' records
+	# name the SCSI device (+scsi:H:C:T:L), which has no links, so a match
+	# on _UDEV_DEVLINK= finds none of them (the README says so).
+	journalctl -k -q --no-pager -o verbose /dev/disk/by-alias/sata-err >/tmp/j.verbose 2>&1
+	grep -q "_KERNEL_DEVICE=+scsi:" /tmp/j.verbose || bad "no record by the link names a SCSI device"
+	grep '_KERNEL_DEVICE=\|_UDEV_' /tmp/j.verbose | sort | uniq -c | sed 's/^/# /'
+	journalctl -k -q --no-pager _UDEV_DEVLINK=/dev/disk/by-alias/sata-err 2>&1 | grep -q "Sense Key" &&
+		bad "_UDEV_DEVLINK=/dev/disk/by-alias/sata-err finds the sd lines: the README says it cannot"
+	grep -q "ata[0-9]*\.00: failed command" /tmp/j.link &&
+		bad "journalctl found libata's lines by the device: the README says no query can"
+	journalctl -k -q --no-pager | $da filter >/tmp/j.named
+	grep -q "sata-err: failed command: READ" /tmp/j.named ||
+		bad "journalctl -k | diskalias filter leaves libata's failed command line: $(grep 'failed command' /tmp/j.named | head -n 1)"
+	grep -q "sd sata-err: \[sata-err\] tag#[0-9]* Sense Key" /tmp/j.named ||
+		bad "journalctl -k | diskalias filter leaves the sd lines"
+	result journald
+	# Test 12: the USB core names the stick by its USB device ("usb 1-1:"),
+	# live, and from the udev helper's record once the stick is gone.
+	stick=$(node_of usb) || bad "no disk carries the usb marker"
+	[ "$(link_of stick)" = "$stick" ] || bad "stick leads to '$(link_of stick)', not $stick"
+	dev=$(readlink -f "/sys/block/${stick#/dev/}" | tr / '\n' | grep -E '^[0-9]+-[0-9.]+$' | tail -n 1)
+	dmesg | $da filter | grep -q "usb stick: new .*USB device number" ||
+		bad "filter leaves the stick's USB device: $(dmesg | grep "usb $dev: new" | head -n 1)"
+	dmesg | grep -q "diskalias: ${stick#/dev/} is stick (serial:USB-STICK-5; .*; usb $dev)" ||
+		bad "the udev record does not name usb $dev: $(dmesg | grep 'diskalias: .* is stick')"
+	echo "HOTPLUG usb-del"
+	wait_for 60 test ! -e /dev/disk/by-alias/stick || bad "the link of stick stayed after the unplug"
+	wait_for 10 sh -c "dmesg | grep -q 'usb $dev: USB disconnect'" || bad "no 'usb $dev: USB disconnect' in the log"
+	dmesg | $da filter --history | grep -q "usb stick: USB disconnect" ||
+		bad "filter --history does not name the disconnect: $(dmesg | $da filter --history | grep 'USB disconnect')"
+	echo "HOTPLUG usb-add"
+	wait_for 60 test -e /dev/disk/by-alias/stick || bad "the stick did not come back when plugged in again"
+	udevadm settle --timeout=60
+	check_alias stick usb
+	result usb-handle
 	;;
 esac
 # The whole log of the boot (its mapping records among it), for the host's history test.
