@@ -1,7 +1,9 @@
 # The other names a disk error log uses, on a real 6.1 kernel's log under
 # QEMU (tests/tools/record-logs/storage): libata's error handling on AHCI
-# (ata1.00, ata1), an NVMe controller with two namespaces (nvme0), md RAID1
-# with a failed member, device-mapper; the recorded sysfs and udev database.
+# (ata1.00, ata1), an NVMe controller with two namespaces (nvme0), a slow
+# NVMe drive's timeouts (nvme1), a USB stick unplugged and plugged in again
+# (usb 2-1, then usb 2-2), md RAID1 with a failed member, device-mapper;
+# the recorded sysfs and udev database.
 fixture logs/storage/sysroot
 cp "$fixtures/../tools/record-logs/storage-table.conf" "$ROOT/etc/diskalias.conf"
 log=$fixtures/logs/storage
@@ -9,7 +11,7 @@ da list -o NAME,ALIAS,TYPE,TRAN,HCTL,ATA,CTRL,HOLDERS
 da list -s -o NAME,ALIAS,TYPE
 da list -J -o NAME,ATA,CTRL,HOLDERS | head -n 24
 # Every line that names a disk by a handle, by the records and their text.
-da dmesg -F "$log/kmsg" | grep -E '^\$|ata[12]|sata-|db-|nvme|md/|mirror|lvdata|md-peer|Disk failure|I/O error'
+da dmesg -F "$log/kmsg" | grep -E '^\$|ata[12]|sata-|db-|nvme|md/|mirror|lvdata|md-peer|Disk failure|I/O error|usb [0-9]|stick|slow'
 # The saved text log, annotated: both names kept.
 da filter --annotate "$log/dmesg" | grep -E '^\$|ata1\.00|ata1:|nvme0:|Disk failure' | head -n 20
 # Back again: the braced list to its controller, the rest to kernel names.
@@ -19,6 +21,10 @@ grep -cE 'nvme nvme0:' "$log/dmesg"
 # filter --history still names every libata and NVMe line.
 : >"$ROOT/etc/diskalias.conf"
 da filter --history "$log/dmesg" | grep -E '^\$|failed command|EH complete|1/0/0|Disk failure' | head -n 6
+# The stick's first USB device is gone today (it came back on another
+# port): today's view leaves "usb 2-1", the boot's records name it.
+da filter "$log/dmesg" | grep -E '^\$|USB disconnect'
+da filter --history "$log/dmesg" | grep -E '^\$|usb |timeout, aborting'
 da history "$log/dmesg" | head -n 6
 # A port's name the records of two disks give is both; of seventeen (more
 # than a list names), it is left as it is.

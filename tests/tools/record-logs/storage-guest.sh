@@ -4,23 +4,20 @@
 # "== NAME" lines.
 step() { echo "$*" >>/tmp/steps; "$@" >>/tmp/steps.out 2>&1; }
 by_serial() { # by_serial SERIAL: the kernel name of the disk with that serial
-	for l in /dev/disk/by-id/*"$1"; do
+	for l in /dev/disk/by-id/*"$1" /dev/disk/by-id/usb-*"$1"-0:0; do
 		[ -L "$l" ] && basename "$(readlink "$l")" && return
 	done
 }
 /lib/qemu-test/start-udev
-# journald on its own (no systemd): volatile storage under /run/log/journal.
-mkdir -p /run/systemd/journal /var/log /etc/systemd /sys/fs/cgroup
-mount -t cgroup2 cgroup2 /sys/fs/cgroup
-echo 5d1a5a3c0e6f4b7c8d9e0f1a2b3c4d5e >/etc/machine-id
-printf '[Journal]\nStorage=volatile\nReadKMsg=yes\n' >/etc/systemd/journald.conf
-/lib/systemd/systemd-journald >/tmp/journald.log 2>&1 &
+/lib/qemu-test/start-journald || echo "journald did not start" >>/tmp/steps
 mkdir -p /run/mdadm
 sata0=$(by_serial SATA-ERR-0)
 sata1=$(by_serial SATA-MD-1)
 peer=$(by_serial VBLK-MD-2)
 nvme2=$(for d in /sys/block/nvme*n2; do basename "$d"; done)
-echo "sata0=$sata0 sata1=$sata1 peer=$peer nvme2=$nvme2" >>/tmp/steps
+slow=$(by_serial NVME-SLOW)
+stick=$(by_serial USB-STICK-1)
+echo "sata0=$sata0 sata1=$sata1 peer=$peer nvme2=$nvme2 slow=$slow stick=$stick" >>/tmp/steps
 # md RAID1 of the second SATA disk's first partition and the virtio disk.
 step mdadm --create /dev/md0 --run --assume-clean --level=1 --raid-devices=2 --metadata=1.2 \
 	--name=data --uuid=0a1b2c3d:4e5f6071:8293a4b5:c6d7e8f9 /dev/${sata1}1 /dev/$peer
@@ -36,6 +33,27 @@ step dd if=/dev/$sata0 of=/dev/null bs=512 skip=4660 count=1 iflag=direct
 sleep 2
 step dd if=/dev/$nvme2 of=/dev/null bs=512 skip=4660 count=1 iflag=direct
 sleep 1
+# The slow drive, throttled by the host to one I/O a second: six reads at
+# once, the last ones outlast the 2 s I/O timeout and the driver aborts them.
+echo "HOTPLUG slow-on"
+sleep 3
+for i in 1 2 3 4 5 6; do
+	dd if=/dev/$slow of=/dev/null bs=4096 skip=$((1000 + 8 * i)) count=1 iflag=direct 2>/dev/null &
+done
+wait
+echo "six reads of $slow at once" >>/tmp/steps
+sleep 1
+# The stick unplugged, and plugged in again.
+echo "HOTPLUG usb-del"
+t=60
+while [ -e /dev/disk/by-alias/stick ] && [ $t -gt 0 ]; do sleep 1; t=$((t - 1)); done
+echo "stick unplugged ($t s left)" >>/tmp/steps
+sleep 1
+echo "HOTPLUG usb-add"
+t=60
+while [ ! -e /dev/disk/by-alias/stick ] && [ $t -gt 0 ]; do sleep 1; t=$((t - 1)); done
+udevadm settle --timeout=60
+echo "stick back as $(by_serial USB-STICK-1)" >>/tmp/steps
 # A member of the mirror fails.
 step mdadm /dev/md0 --fail /dev/${sata1}1
 sleep 1
