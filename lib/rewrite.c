@@ -276,12 +276,16 @@ struct builder {
 	struct strv strings; /* every string the patterns point at */
 };
 
-/* The bytes of a handle up to its last space: the word it is a name after ("usb " of "usb 2-1"). */
+/*
+ * The bytes of a handle up to its last space: the word it is a name after
+ * ("usb " of "usb 2-1"). A path is no handle: /dev/mapper/NAME may hold a
+ * space of the dm name's own.
+ */
 static size_t context_len(const char *s)
 {
 	const char *space = strrchr(s, ' ');
 
-	return space ? (size_t)(space - s) + 1 : 0;
+	return space && !strchr(s, '/') ? (size_t)(space - s) + 1 : 0;
 }
 
 /*

@@ -32,3 +32,7 @@ da filter --annotate log
 echo 'sdc sdd' | da filter - log-missing
 echo "tail without newline: sdc" | tr -d '\n' | da filter
 echo
+# A dm name may hold a space: its /dev/mapper path is still one name.
+echo 'vg0 data' >"$ROOT/sys/devices/virtual/block/dm-3/dm/name"
+rm -rf "$ROOT/run/diskalias"
+echo 'mount /dev/mapper/vg0 data /srv; dm-3' | da filter
