@@ -31,3 +31,8 @@ da history "$log/dmesg" | head -n 6
 recs() { echo 'Linux version 6.1'; for i in $(seq 1 "$1"); do echo "diskalias: sd$(printf "\\$(printf %03o $((96 + i)))") is d$i (wwn:0x$i; ata9.0$i; ata9)"; done; echo 'ata9: hard resetting link'; }
 recs 2 | "$bin" filter --history | tail -n 1
 recs 17 | "$bin" filter --history | tail -n 1
+# A card reader's two disks on one USB device: its lines name both, and
+# back again the list is the device, the word "usb" kept once.
+usbrecs() { echo 'Linux version 6.1'; for i in 1 2; do echo "diskalias: sd$(printf "\\$(printf %03o $((96 + i)))") is r$i (serial:R$i; 9:0:0:$i; usb 3-1.4)"; done; echo 'usb 3-1.4: USB disconnect, device number 5'; }
+usbrecs | "$bin" filter --history | tail -n 1
+usbrecs | "$bin" filter --history | "$bin" filter --history --reverse | tail -n 1
