@@ -142,7 +142,7 @@ def sysroot(root, n):
                  'E:ID_FS_TYPE=ext4', 'E:ID_PATH=' + path, 'G:systemd', 'V:1']))
 
 
-def log(mb, n):
+def log(mb, n, share=0.2):
     rnd = random.Random(4)
     other = [
         'usb 1-1: new high-speed USB device number %d using xhci_hcd',
@@ -168,9 +168,11 @@ def log(mb, n):
     while size < 16 << 20:
         t += rnd.randrange(1, 5000)
         stamp = '[%5d.%06d] ' % (t // 1000000, t % 1000000)
-        # One line in five names a disk, as in the kernel log recorded for
-        # the golden tests (tests/fixtures/logs/dmesg: 50 of 235 lines).
-        if rnd.random() < 0.2:
+        # A share of the lines names a disk: one in five by default, as in
+        # the kernel log recorded for the golden tests
+        # (tests/fixtures/logs/dmesg: 50 of 235 lines); a dense error log
+        # (a failing disk's, an md resync's) has most.
+        if rnd.random() < share:
             i = rnd.randrange(n)
             line = stamp + rnd.choice(disk).format(h=hctl(i), k=kname(i), n=rnd.randrange(1 << 20))
         else:
@@ -200,7 +202,7 @@ def main():
             for part in (1, 2):
                 print('%s%d\t%sp%d' % (kname(i), part, alias(i), part))
     elif what == 'log':
-        log(int(sys.argv[2]), int(sys.argv[3]))
+        log(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]) if len(sys.argv) > 4 else 0.2)
 
 
 main()
