@@ -444,21 +444,22 @@ static int add_rename(struct builder *b, const struct da_rename *v, bool reverse
 {
 	const char *kname = keep(&b->strings, strdup(v->kname));
 	const char *name = keep(&b->strings, strdup(v->name));
-	const char *node = keep(&b->strings, da_devnode(v->kname));
-	const char *link = keep(&b->strings, da_alias_node(v->name));
+	const char *node, *link;
 	int r;
 
-	if (!kname || !name || !node || !link)
+	if (!kname || !name)
 		return -ENOMEM;
-	if (reverse) {
-		r = add_pattern(b, strdup(name), kname, kname, v->disk);
-		return r < 0 || context_len(kname)
-			       ? r
-			       : add_pattern(b, strdup(link), node, kname, v->disk);
-	}
-	r = add_pattern(b, strdup(kname), name, name, v->disk);
+	r = reverse ? add_pattern(b, strdup(name), kname, kname, v->disk)
+		    : add_pattern(b, strdup(kname), name, name, v->disk);
 	/* A handle after a word ("usb 2-1") has no /dev node. */
-	return r < 0 || context_len(kname) ? r : add_pattern(b, strdup(node), link, name, v->disk);
+	if (r < 0 || context_len(kname))
+		return r;
+	node = keep(&b->strings, da_devnode(v->kname));
+	link = keep(&b->strings, da_alias_node(v->name));
+	if (!node || !link)
+		return -ENOMEM;
+	return reverse ? add_pattern(b, strdup(link), node, kname, v->disk)
+		       : add_pattern(b, strdup(node), link, name, v->disk);
 }
 
 /* The names of @d, alias to kernel name: every alias and its /dev/disk/by-alias/ link. */

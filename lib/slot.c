@@ -24,12 +24,6 @@
 #include "device.h"
 #include "internal.h"
 
-/* Natural order: "0:0:2:0" before "0:0:10:0", slot 2 before slot 10. */
-static int natural_cmp(const void *a, const void *b)
-{
-	return strverscmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The slot identity of the SES component open as @cfd, NULL when it shows none valid. */
 static char *ses_identity(int cfd)
 {
@@ -79,8 +73,7 @@ int slot_pcie_read(const struct da_ctx *ctx, struct strv *ret)
 	if (dfd < 0)
 		return 0;
 	read_dir_names(dfd, ".", "", &names);
-	if (names.n)
-		qsort(names.v, names.n, sizeof(*names.v), natural_cmp);
+	strv_sort_natural(&names);
 	for (size_t i = 0; r >= 0 && i < names.n; i++) {
 		_cleanup_free_ char *p = xasprintf("%s/address", names.v[i]);
 		char *addr = p ? read_attr_at(dfd, p, false) : NULL;
@@ -160,8 +153,12 @@ int slot_pcie_identities(struct da_device *d, int dfd, const struct strv *pcie)
 static int device_read_slots(const struct da_ctx *ctx, struct da_device *d, const char *dir,
 			     struct strv *pcie)
 {
-	int dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), sfd, r = 0;
+	int dfd, sfd, r = 0;
 
+	/* Bays hold SCSI disks (SES) and NVMe drives (PCIe slots). */
+	if (!d->hctl && !streq(d->tran, "nvme"))
+		return 0;
+	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return 0;
 	if (d->hctl) {
@@ -189,8 +186,7 @@ DA_EXPORT int da_devlist_read_slots(const struct da_ctx *ctx, struct da_devlist 
 		struct da_device *d = l->v[i];
 		_cleanup_free_ char *dir = NULL;
 
-		if (d->devtype != DA_DEV_DISK || !d->syspath ||
-		    (!d->hctl && !streq(d->tran, "nvme")))
+		if (d->devtype != DA_DEV_DISK || !d->syspath)
 			continue;
 		/* udev gives the device's path under sys/, a scan its real directory. */
 		dir = strncmp(d->syspath, "/devices/", 9) == 0
@@ -461,8 +457,7 @@ DA_EXPORT int da_slots_scan(const struct da_ctx *ctx, struct da_diag *diag,
 		read_dir_names(dfd, ".", "", &encs);
 		close(dfd);
 	}
-	if (encs.n)
-		qsort(encs.v, encs.n, sizeof(*encs.v), natural_cmp);
+	strv_sort_natural(&encs);
 	for (size_t i = 0; r >= 0 && i < encs.n; i++)
 		r = read_enclosure(ctx, encs.v[i], diag, l);
 	strv_free(&encs);

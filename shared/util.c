@@ -384,6 +384,17 @@ void strv_sort(struct strv *l)
 		qsort(l->v, l->n, sizeof(*l->v), cmp_str);
 }
 
+static int cmp_version(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+void strv_sort_natural(struct strv *l)
+{
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_version);
+}
+
 void strv_free(struct strv *l)
 {
 	for (size_t i = 0; i < l->n; i++)

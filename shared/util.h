@@ -137,6 +137,8 @@ bool strv_contains(const struct strv *l, const char *s);
 /* The strings of NULL-terminated @v (may be NULL) joined by @sep, in one pass. Caller frees. */
 char *strv_join(char *const *v, const char *sep);
 void strv_sort(struct strv *l);
+/* Natural order, as strverscmp(): "0:0:2:0" before "0:0:10:0", slot 2 before slot 10. */
+void strv_sort_natural(struct strv *l);
 /*
  * The strings of @l as a NULL-terminated array (one NULL when empty) the
  * caller frees; @l is left empty. NULL when memory ran out (@l is freed).
