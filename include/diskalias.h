@@ -109,7 +109,8 @@ enum da_ctx_file {
 	DA_FILE_VDEV_ID_CONF,	    /* etc/zfs/vdev_id.conf, OpenZFS's names (import) */
 	DA_FILE_MULTIPATH_BINDINGS, /* etc/multipath/bindings (import) */
 	DA_FILE_MULTIPATH_CONF,	    /* etc/multipath.conf (import) */
-	DA_FILE_DEVICES, /* run/diskalias/devices: the last scan's devices, while they stand */
+	DA_FILE_DEVICES,  /* run/diskalias/devices: the last scan's devices, while they stand */
+	DA_FILE_REWRITER, /* run/diskalias/rewriter: da_rewriter_keep() adds "-MODE" */
 };
 
 /* The path of @file under the context's root. Caller frees; NULL without memory. */
@@ -605,6 +606,27 @@ struct da_rename {
 int da_rewriter_new_names(const struct da_rename *v, size_t n, enum da_rewrite_mode mode,
 			  da_rewrite_write_fn write, void *userdata, struct da_rewriter **ret_rw);
 void da_rewriter_free(struct da_rewriter *rw);
+/*
+ * The rewriter da_rewriter_new() builds for table file @table_path and the
+ * devices of @ctx, as the last da_rewriter_keep() left it in run/diskalias,
+ * if nothing it was built from can have changed since: the devices (the
+ * kernel's uevent count, udev's entries and links, as for the snapshot of
+ * DA_FILE_DEVICES), the table's files (their times and their bytes), the
+ * caller, @mode and this library's version. Returns 1 and *ret_rw, 0 when
+ * there is none (then build one from the table and devices loaded after
+ * this call, and keep it), or -ENOMEM.
+ */
+int da_rewriter_open_kept(struct da_ctx *ctx, const char *table_path, enum da_rewrite_mode mode,
+			  da_rewrite_write_fn write, void *userdata, struct da_rewriter **ret_rw);
+/*
+ * Keep @rw for the next da_rewriter_open_kept(): @rw was built, after the
+ * last such call on @ctx said 0 for the same table and mode, from a table
+ * and devices loaded without a problem (a kept rewriter must not hide a bad
+ * line). It is kept under what that call saw, so a change since makes it
+ * unused, never wrong. Best effort, as a cache is; nothing when run/diskalias
+ * is not the caller's own.
+ */
+void da_rewriter_keep(struct da_ctx *ctx, const struct da_rewriter *rw);
 /*
  * Feed @len bytes of a stream. Everything is written out before it returns
  * except a short tail that may be the start of a name (at most the longest

@@ -13,7 +13,8 @@
 
 struct da_ctx {
 	int refcount;
-	char *root; /* "" for the machine itself, never with a trailing slash */
+	char *root;    /* "" for the machine itself, never with a trailing slash */
+	void *rwcache; /* rwcache.c's */
 };
 
 DA_EXPORT int da_ctx_new(const char *root, struct da_ctx **ret_ctx)
@@ -56,8 +57,14 @@ DA_EXPORT struct da_ctx *da_ctx_unref(struct da_ctx *ctx)
 	if (!ctx || --ctx->refcount > 0)
 		return NULL;
 	free(ctx->root);
+	free(ctx->rwcache);
 	free(ctx);
 	return NULL;
+}
+
+void **da_ctx_rwcache(struct da_ctx *ctx)
+{
+	return &ctx->rwcache;
 }
 
 DA_EXPORT const char *da_ctx_get_root(const struct da_ctx *ctx)
@@ -164,6 +171,7 @@ DA_EXPORT char *da_ctx_path(const struct da_ctx *ctx, enum da_ctx_file file)
 		[DA_FILE_MULTIPATH_BINDINGS] = "/etc/multipath/bindings",
 		[DA_FILE_MULTIPATH_CONF] = "/etc/multipath.conf",
 		[DA_FILE_DEVICES] = "/run/diskalias/devices",
+		[DA_FILE_REWRITER] = "/run/diskalias/rewriter",
 	};
 
 	if ((unsigned int)file >= ARRAY_SIZE(rel))

@@ -353,36 +353,45 @@ static bool trusted(int fd, bool dir)
 	       (st.st_uid == geteuid() || st.st_uid == 0) && !(st.st_mode & (S_IWGRP | S_IWOTH));
 }
 
-int devcache_read(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
-		  struct da_devlist **ret_list)
+void *map_private_file(const char *dir, const char *name, size_t min, size_t max, size_t *ret_len)
 {
-	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
-	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_DEVICES);
 	struct stat st;
 	void *map;
 	int dfd, fd;
 
-	if (!dir || !path)
-		return -ENOMEM;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
-		return 0;
-	fd = trusted(dfd, true) ? openat(dfd, path_basename(path),
-					 O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+		return NULL;
+	fd = trusted(dfd, true) ? openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
 				: -1;
 	close(dfd);
 	if (fd < 0)
-		return 0;
-	if (!trusted(fd, false) || fstat(fd, &st) < 0 ||
-	    st.st_size < (off_t)sizeof(struct devcache_header) ||
-	    (uint64_t)st.st_size >= DEVCACHE_MAX_LEN) {
+		return NULL;
+	if (!trusted(fd, false) || fstat(fd, &st) < 0 || st.st_size < (off_t)min ||
+	    (uint64_t)st.st_size >= max) {
 		close(fd);
-		return 0;
+		return NULL;
 	}
 	/* Every page is read: mapped in one call, not one fault at a time. */
 	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
-		return 0;
-	return parse(map, st.st_size, stamp, ret_list);
+		return NULL;
+	*ret_len = st.st_size;
+	return map;
+}
+
+int devcache_read(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
+		  struct da_devlist **ret_list)
+{
+	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
+	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_DEVICES);
+	size_t len;
+	void *map;
+
+	if (!dir || !path)
+		return -ENOMEM;
+	map = map_private_file(dir, path_basename(path), sizeof(struct devcache_header),
+			       DEVCACHE_MAX_LEN, &len);
+	return map ? parse(map, len, stamp, ret_list) : 0;
 }

@@ -143,6 +143,31 @@ int da_table_load_opened(const char *path, int fd, const struct stat *st, struct
  * (a drop-in added, removed, edited, its mode changed) changes it.
  */
 int da_table_dropins_stamp(const char *path, uint64_t *ret_stamp);
+/*
+ * A stamp of table @path and its drop-ins as they are now: which files,
+ * their times and their bytes (an edit within one tick of the clock keeps
+ * a file's times). 0, or a negative errno when they could not all be read.
+ */
+int da_table_stamp(const char *path, uint64_t *ret_stamp);
+/* rwcache.c's state in @ctx (a malloc()ed block, freed with it). */
+void **da_ctx_rwcache(struct da_ctx *ctx);
+/*
+ * File @name of directory @dir, mapped read-only and whole, if only the
+ * caller or root can have written both, it is a regular file reached
+ * without a link, and of @min to @max bytes; NULL otherwise. Its length
+ * in *ret_len.
+ */
+void *map_private_file(const char *dir, const char *name, size_t min, size_t max, size_t *ret_len);
+/* Rewriter @rw as rewriter_from_image() reads it back, added to @sb. */
+int rewriter_image(const struct da_rewriter *rw, struct strbuf *sb);
+/*
+ * The rewriter whose image is at @off (8-aligned) of the @map_len bytes
+ * @map (mapped, handed over: unmapped on failure or when it is freed), for
+ * @mode: 0, -EINVAL when it is no whole, consistent image, or -ENOMEM.
+ */
+int rewriter_from_image(void *map, size_t map_len, size_t off, enum da_rewrite_mode mode,
+			da_rewrite_write_fn write, void *userdata, struct da_rewriter **ret_rw);
+enum da_rewrite_mode rewriter_mode(const struct da_rewriter *rw);
 /* Mix what stat() says of @path into @h: which file, its size and times (or that it is missing). */
 uint64_t da_stamp_file(uint64_t h, const char *path);
 /* The statement named @name when it conflicts with another and binds nothing, else NULL. */

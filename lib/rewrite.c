@@ -22,8 +22,10 @@
  * byte, NUL and invalid UTF-8 included, passes through unchanged.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 
 #include "hashmap.h"
@@ -86,8 +88,12 @@ struct da_rewriter {
 	uint8_t fold[256]; /* the byte as names are compared: lower case in reverse mode */
 	uint8_t cls[256];
 	char *pool; /* the records */
+	size_t pool_len;
 	struct rw_slot *slots;
 	size_t mask; /* slots - 1 */
+	/* A kept rewriter's file (rwcache.c): pool, slots and lengths point into it. */
+	void *image;
+	size_t image_len;
 	/*
 	 * By the name's first byte: the lengths of names (bare, bare_digit for
 	 * those ending in a digit: sdc1 is looked up whole only if some name
@@ -134,12 +140,16 @@ DA_EXPORT void da_rewriter_free(struct da_rewriter *rw)
 {
 	if (!rw)
 		return;
-	free(rw->pool);
-	free(rw->slots);
-	free(rw->bare.bits);
-	free(rw->bare_digit.bits);
-	free(rw->base.bits);
-	free(rw->ends.bits);
+	if (rw->image) {
+		munmap(rw->image, rw->image_len);
+	} else {
+		free(rw->pool);
+		free(rw->slots);
+		free(rw->bare.bits);
+		free(rw->bare_digit.bits);
+		free(rw->base.bits);
+		free(rw->ends.bits);
+	}
 	free(rw->in);
 	free(rw->out);
 	free(rw->tokend);
@@ -589,11 +599,10 @@ static int build_table(struct da_rewriter *rw, const struct builder *b)
 	if (size >= UINT32_MAX)
 		return -E2BIG;
 	rw->mask = nslots - 1;
+	rw->pool_len = size;
 	rw->slots = calloc(nslots, sizeof(*rw->slots));
 	rw->pool = malloc(size ? size : 1);
-	rw->tokend = malloc((UNDECIDED_MAX(rw) + 1) * sizeof(*rw->tokend));
-	if (!rw->slots || !rw->pool || !rw->tokend ||
-	    lenset_init(&rw->bare, UNDECIDED_MAX(rw)) < 0 ||
+	if (!rw->slots || !rw->pool || lenset_init(&rw->bare, UNDECIDED_MAX(rw)) < 0 ||
 	    lenset_init(&rw->bare_digit, UNDECIDED_MAX(rw)) < 0 ||
 	    lenset_init(&rw->base, UNDECIDED_MAX(rw)) < 0 ||
 	    lenset_init(&rw->ends, UNDECIDED_MAX(rw)) < 0)
@@ -637,6 +646,22 @@ static void init_classes(struct da_rewriter *rw)
 	rw->cls['/'] |= CLS_NOLEFT;
 }
 
+/* Make built rewriter @rw (freed on failure) ready for a stream. */
+static int stream_init(struct da_rewriter *rw, struct da_rewriter **ret_rw)
+{
+	/* An undecided name, and as much again of what follows it. */
+	rw->in = malloc(2 * UNDECIDED_MAX(rw));
+	rw->tokend = malloc((UNDECIDED_MAX(rw) + 1) * sizeof(*rw->tokend));
+	rw->out = malloc(OUT_SIZE);
+	if (!rw->in || !rw->out || !rw->tokend) {
+		da_rewriter_free(rw);
+		return -ENOMEM;
+	}
+	init_vector(rw);
+	*ret_rw = rw;
+	return 0;
+}
+
 /*
  * A rewriter for the names of @map (@v and @n NULL and 0) or of the @n
  * names of @v.
@@ -672,20 +697,11 @@ static int rewriter_new(const struct da_map *map, const struct da_rename *v, siz
 		r = build_table(rw, &b);
 	free(b.v);
 	strv_free(&b.strings);
-	if (r >= 0) {
-		/* An undecided name, and as much again of what follows it. */
-		rw->in = malloc(2 * UNDECIDED_MAX(rw));
-		init_vector(rw);
-		rw->out = malloc(OUT_SIZE);
-		if (!rw->in || !rw->out)
-			r = -ENOMEM;
-	}
 	if (r < 0) {
 		da_rewriter_free(rw);
 		return r;
 	}
-	*ret_rw = rw;
-	return 0;
+	return stream_init(rw, ret_rw);
 }
 
 DA_EXPORT int da_rewriter_new(const struct da_map *map, enum da_rewrite_mode mode,
@@ -700,6 +716,171 @@ DA_EXPORT int da_rewriter_new_names(const struct da_rename *v, size_t n, enum da
 				    struct da_rewriter **ret_rw)
 {
 	return rewriter_new(NULL, v, n, mode, write, userdata, ret_rw);
+}
+
+/*
+ * A built rewriter as a file keeps it (rwcache.c): this header, then the
+ * four length sets, the slots and the pool as they are in memory, so that
+ * a rewriter read back points into the file. Host byte order.
+ */
+struct rw_image {
+	uint64_t hash_check; /* image_check(): the same hash function */
+	uint64_t maxlen, nslots, pool_len;
+	uint32_t mode, addr_run, addr_other, words;
+	uint64_t reach[256];
+	uint64_t prefix[(1 << PREFIX_BITS) / 64];
+	uint8_t cls[256];
+};
+
+/* Longer names are not kept (no device has one). */
+#define IMAGE_MAXLEN (1U << 16)
+
+enum da_rewrite_mode rewriter_mode(const struct da_rewriter *rw)
+{
+	return rw->mode;
+}
+
+static uint64_t image_check(const struct da_rewriter *rw)
+{
+	static const char name[] = "diskalias image check";
+
+	return hash_name(rw, (const uint8_t *)name, sizeof(name) - 1);
+}
+
+static size_t pad8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+int rewriter_image(const struct da_rewriter *rw, struct strbuf *sb)
+{
+	const struct lenset *sets[] = { &rw->bare, &rw->bare_digit, &rw->base, &rw->ends };
+	static const char zeros[8];
+	struct rw_image *img = calloc(1, sizeof(*img));
+	int r;
+
+	if (!img)
+		return -ENOMEM;
+	*img = (struct rw_image){
+		.hash_check = image_check(rw),
+		.maxlen = rw->maxlen,
+		.nslots = rw->mask + 1,
+		.pool_len = rw->pool_len,
+		.mode = rw->mode,
+		.addr_run = rw->addr_run,
+		.addr_other = rw->addr_other,
+		.words = rw->bare.words,
+	};
+	for (unsigned int c = 0; c < 256; c++)
+		img->reach[c] = rw->reach[c];
+	memcpy(img->prefix, rw->prefix, sizeof(img->prefix));
+	memcpy(img->cls, rw->cls, sizeof(img->cls));
+	r = rw->maxlen > IMAGE_MAXLEN ? -E2BIG : strbuf_add(sb, img, sizeof(*img));
+	free(img);
+	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(sets); i++)
+		r = strbuf_add(sb, sets[i]->bits, 256 * sets[i]->words * sizeof(uint64_t));
+	if (r >= 0)
+		r = strbuf_add(sb, rw->slots, (rw->mask + 1) * sizeof(*rw->slots));
+	if (r >= 0)
+		r = strbuf_add(sb, rw->pool, rw->pool_len);
+	if (r >= 0)
+		r = strbuf_add(sb, zeros, pad8(rw->pool_len) - rw->pool_len);
+	return r < 0 ? r : 0;
+}
+
+/* Whether every slot of @rw leads to a whole record in the pool, and one is empty. */
+static bool image_records_valid(const struct da_rewriter *rw)
+{
+	bool empty = false;
+
+	for (size_t i = 0; i <= rw->mask; i++) {
+		size_t off = rw->slots[i].rec - 1, room;
+		const struct rw_record *r;
+		uint8_t parts;
+
+		if (!rw->slots[i].rec) {
+			empty = true;
+			continue;
+		}
+		if (off % 4 || off > rw->pool_len || rw->pool_len - off < sizeof(*r))
+			return false;
+		r = (const struct rw_record *)(rw->pool + off);
+		room = rw->pool_len - off - sizeof(*r);
+		memcpy(&parts, rw->pool + off + offsetof(struct rw_record, parts), 1);
+		if (parts > 1 || !r->keylen || r->keylen > rw->maxlen || r->tolen > room ||
+		    r->namelen > room || (uint64_t)r->keylen + r->tolen + r->namelen > room)
+			return false;
+	}
+	/* A probe stops at an empty slot: a table without one would never stop. */
+	return empty;
+}
+
+/* Whether image header @img describes a consistent rewriter of @len bytes. */
+static bool image_header_valid(const struct rw_image *img, size_t len)
+{
+	uint64_t undecided = img->maxlen + PARTNO_DIGITS + 2, need;
+
+	if (img->maxlen > IMAGE_MAXLEN || img->words != undecided / 64 + 1 || img->nslots < 16 ||
+	    img->nslots > (1U << 30) || (img->nslots & (img->nslots - 1)) ||
+	    img->pool_len >= UINT32_MAX || img->addr_run > ADDR_RUN_MAX || img->addr_other > 1)
+		return false;
+	for (unsigned int c = 0; c < 256; c++)
+		if (img->reach[c] > undecided)
+			return false;
+	need = sizeof(*img) + 4 * 256 * (uint64_t)img->words * sizeof(uint64_t) +
+	       img->nslots * sizeof(struct rw_slot) + pad8(img->pool_len);
+	return need == len;
+}
+
+int rewriter_from_image(void *map, size_t map_len, size_t off, enum da_rewrite_mode mode,
+			da_rewrite_write_fn write, void *userdata, struct da_rewriter **ret_rw)
+{
+	struct lenset *sets[4];
+	const struct rw_image *img = (const struct rw_image *)((char *)map + off);
+	struct da_rewriter *rw = calloc(1, sizeof(*rw));
+	const char *p;
+
+	if (!rw) {
+		munmap(map, map_len);
+		return -ENOMEM;
+	}
+	rw->image = map;
+	rw->image_len = map_len;
+	if (off % 8 || off > map_len || map_len - off < sizeof(*img) || img->mode != mode ||
+	    !image_header_valid(img, map_len - off)) {
+		da_rewriter_free(rw);
+		return -EINVAL;
+	}
+	rw->mode = mode;
+	rw->write = write;
+	rw->userdata = userdata;
+	init_classes(rw);
+	memcpy(rw->cls, img->cls, sizeof(rw->cls));
+	memcpy(rw->prefix, img->prefix, sizeof(rw->prefix));
+	for (unsigned int c = 0; c < 256; c++)
+		rw->reach[c] = img->reach[c];
+	rw->maxlen = img->maxlen;
+	rw->addr_run = img->addr_run;
+	rw->addr_other = img->addr_other;
+	p = (const char *)(img + 1);
+	sets[0] = &rw->bare;
+	sets[1] = &rw->bare_digit;
+	sets[2] = &rw->base;
+	sets[3] = &rw->ends;
+	for (size_t i = 0; i < ARRAY_SIZE(sets); i++) {
+		sets[i]->bits = (uint64_t *)p;
+		sets[i]->words = img->words;
+		p += 256 * img->words * sizeof(uint64_t);
+	}
+	rw->slots = (struct rw_slot *)p;
+	rw->mask = img->nslots - 1;
+	rw->pool = (char *)(p + img->nslots * sizeof(struct rw_slot));
+	rw->pool_len = img->pool_len;
+	if (img->hash_check != image_check(rw) || !image_records_valid(rw)) {
+		da_rewriter_free(rw);
+		return -EINVAL;
+	}
+	return stream_init(rw, ret_rw);
 }
 
 /* Write out the pieces gathered. They point into the text fed: done before a feed returns. */

@@ -506,7 +506,7 @@ int cmd_dmesg(struct tool *t, int argc, char **argv)
 		return usage_error(
 			argv[0],
 			"--ctime needs the boot time of the machine that wrote the log, which a saved log does not carry");
-	if (tool_rewriter(t, DA_REWRITE_ALIAS, &out, &m.rw) < 0)
+	if (tool_rewriter(t, DA_REWRITE_ALIAS, false, &out, &m.rw) < 0)
 		return EXIT_FAIL;
 	r = -1;
 	if (m.ctime && boot_time(t, &m.boot) < 0)

@@ -173,7 +173,7 @@ int cmd_filter(struct tool *t, int argc, char **argv)
 		errmsg("out of memory");
 		return EXIT_FAIL;
 	}
-	if (tool_rewriter(t, mode, &out, &rw) < 0)
+	if (tool_rewriter(t, mode, true, &out, &rw) < 0)
 		return EXIT_FAIL;
 	for (int i = 0; i < nfiles; i++) {
 		bool is_stdin = streq(files[i], "-"), write_failed = false;

@@ -153,8 +153,8 @@ static int run(char **argv, enum da_rewrite_mode mode, struct tool *t)
 	int ret = EXIT_FAIL, e = 0, wstatus, r;
 	pid_t pid;
 
-	if (tool_rewriter(t, mode, &fd_out, &s[0].rw) < 0 ||
-	    tool_rewriter(t, mode, &fd_err, &s[1].rw) < 0)
+	if (tool_rewriter(t, mode, false, &fd_out, &s[0].rw) < 0 ||
+	    tool_rewriter(t, mode, false, &fd_err, &s[1].rw) < 0)
 		goto out;
 	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
 	    pipe2(status, O_CLOEXEC) < 0) {

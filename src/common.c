@@ -222,6 +222,7 @@ int tool_load(struct tool *t, unsigned int need)
 	}
 	if (!quiet)
 		print_diag(&diag);
+	t->said += diag.n + ((need & NEED_TABLE) ? t->table_diag.n : 0);
 	da_diag_clear(&diag);
 	return r < 0 ? -1 : 0;
 }
@@ -274,18 +275,29 @@ void tool_widen_pipe(int fd)
 	fcntl(fd, F_SETPIPE_SZ, 1 << 20);
 }
 
-int tool_rewriter(struct tool *t, enum da_rewrite_mode mode, int *fd, struct da_rewriter **ret)
+int tool_rewriter(struct tool *t, enum da_rewrite_mode mode, bool alone, int *fd,
+		  struct da_rewriter **ret)
 {
+	bool kept_ok = alone && !t->list && !t->table;
 	int r;
 
-	if (tool_load(t, NEED_MAP_NAMES) < 0)
+	if (tool_load(t, 0) < 0)
 		return -1;
 	tool_widen_pipe(*fd);
-	r = da_rewriter_new(t->map, mode, tool_write_fd, fd, ret);
+	r = kept_ok ? da_rewriter_open_kept(t->ctx, t->table_path, mode, tool_write_fd, fd, ret)
+		    : 0;
+	if (r > 0)
+		return 0;
+	if (r == 0 && tool_load(t, NEED_MAP_NAMES) == 0)
+		r = da_rewriter_new(t->map, mode, tool_write_fd, fd, ret);
+	else if (r == 0)
+		return -1;
 	if (r < 0) {
 		errmsg("cannot build the rewriter: %s", strerror(-r));
 		return -1;
 	}
+	if (kept_ok && !t->said)
+		da_rewriter_keep(t->ctx, *ret);
 	return 0;
 }
 

@@ -44,6 +44,7 @@ struct tool {
 	struct da_map *map;
 	struct da_diag table_diag; /* what was wrong with the table, reported when it was loaded */
 	size_t table_problems;	   /* of which problems (not warnings): bad lines */
+	size_t said;		   /* messages loading the table and devices gave */
 	bool may_create;	   /* an edit: a missing -c FILE is created */
 };
 
@@ -152,9 +153,13 @@ int tool_write_fd(void *userdata, const struct iovec *iov, int iovcnt);
 void tool_widen_pipe(int fd);
 /*
  * Load the map and make a rewriter in @mode writing to *@fd (which must
- * outlive it). On failure the reason is printed; returns -1.
+ * outlive it). @alone: the caller needs nothing else loaded, so the
+ * rewriter the last run kept will do while nothing it was built from has
+ * changed; one built is kept when loading said nothing (a kept one must
+ * not hide a bad line). On failure the reason is printed; returns -1.
  */
-int tool_rewriter(struct tool *t, enum da_rewrite_mode mode, int *fd, struct da_rewriter **ret);
+int tool_rewriter(struct tool *t, enum da_rewrite_mode mode, bool alone, int *fd,
+		  struct da_rewriter **ret);
 /* How many names @d has in the map (0 for NULL). */
 size_t tool_name_count(const struct tool *t, const struct da_device *d);
 /* The primary name of the device with kernel name @kname, or NULL (map loaded). */
