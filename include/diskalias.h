@@ -628,6 +628,16 @@ int da_rewriter_open_kept(struct da_ctx *ctx, const char *table_path, enum da_re
  */
 void da_rewriter_keep(struct da_ctx *ctx, const struct da_rewriter *rw);
 /*
+ * Answer a query from rewriter @rw alone, as da_map_lookup() would with
+ * the map it was built from: in DA_REWRITE_ALIAS mode the primary name of
+ * kernel name or node @arg ("sdc", "/dev/sdc1" -> "bay07", "bay07p1"); in
+ * DA_REWRITE_REVERSE the node of alias @arg ("bay07p1" -> "/dev/sdc1").
+ * Returns 1 and *ret (caller frees), 0 when @rw cannot tell (anything else
+ * @arg may be: ask the map, which also says what is wrong), or -ENOMEM.
+ */
+int da_rewriter_query(const struct da_ctx *ctx, const struct da_rewriter *rw, const char *arg,
+		      char **ret);
+/*
  * Feed @len bytes of a stream. Everything is written out before it returns
  * except a short tail that may be the start of a name (at most the longest
  * name and a partition number). Returns 0 or the write function's error.

@@ -168,6 +168,8 @@ int rewriter_image(const struct da_rewriter *rw, struct strbuf *sb);
 int rewriter_from_image(void *map, size_t map_len, size_t off, enum da_rewrite_mode mode,
 			da_rewrite_write_fn write, void *userdata, struct da_rewriter **ret_rw);
 enum da_rewrite_mode rewriter_mode(const struct da_rewriter *rw);
+/* What the whole of @s becomes (a name, or one with a partition suffix), or NULL. Caller frees. */
+char *rewriter_lookup(const struct da_rewriter *rw, const char *s);
 /* Mix what stat() says of @path into @h: which file, its size and times (or that it is missing). */
 uint64_t da_stamp_file(uint64_t h, const char *path);
 /* The statement named @name when it conflicts with another and binds nothing, else NULL. */

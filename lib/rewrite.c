@@ -1011,6 +1011,24 @@ static int match_at(struct da_rewriter *rw, const uint8_t *p, size_t i, size_t n
 	return NO_MATCH;
 }
 
+char *rewriter_lookup(const struct da_rewriter *rw, const char *s)
+{
+	size_t len = strlen(s);
+	const uint8_t *p = (const uint8_t *)s;
+	struct strbuf sb = STRBUF_INIT;
+	struct match m;
+	const char *to;
+
+	if (!len || len > UNDECIDED_MAX(rw) || !lookup_token(rw, p, len, rw->fold[p[0]], &m))
+		return NULL;
+	to = (const char *)record_key(m.r) + m.r->keylen;
+	strbuf_add(&sb, to, m.r->tolen);
+	if (m.part_end > m.part_start && da_partition_takes_p(to, m.r->tolen))
+		strbuf_addstr(&sb, "p");
+	strbuf_add(&sb, s + m.part_start, m.part_end - m.part_start);
+	return strbuf_detach(&sb, NULL);
+}
+
 static void emit_name(struct da_rewriter *rw, const char *name, size_t len, const char *digits,
 		      size_t n)
 {

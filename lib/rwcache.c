@@ -31,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "device.h"
 
@@ -152,4 +153,43 @@ DA_EXPORT void da_rewriter_keep(struct da_ctx *ctx, const struct da_rewriter *rw
 	}
 	strbuf_release(&sb);
 	close(dfd);
+}
+
+/* Whether @kname is the name of a block device now. */
+static bool is_block(const struct da_ctx *ctx, const char *kname)
+{
+	_cleanup_free_ char *path = NULL;
+	struct stat st;
+
+	if (!*kname || strchr(kname, '/') || streq(kname, ".") || streq(kname, ".."))
+		return false;
+	path = da_ctx_sys(ctx, "class/block/%s", kname);
+	return path && lstat(path, &st) == 0;
+}
+
+/*
+ * Only what da_map_lookup() would take the same way: a block device's
+ * kernel name or node (not a handle, a SCSI address or a partition that is
+ * not there), and an alias that is no kernel name whose device is a block
+ * device now (not a list of a controller's disks).
+ */
+DA_EXPORT int da_rewriter_query(const struct da_ctx *ctx, const struct da_rewriter *rw,
+				const char *arg, char **ret)
+{
+	const char *kname = da_dev_strip(arg) ?: arg;
+	_cleanup_free_ char *to = NULL;
+
+	*ret = NULL;
+	if (rewriter_mode(rw) == DA_REWRITE_ALIAS) {
+		if (!is_block(ctx, kname) || !(to = rewriter_lookup(rw, kname)))
+			return 0;
+		*ret = to;
+		to = NULL;
+		return 1;
+	}
+	if (rewriter_mode(rw) != DA_REWRITE_REVERSE || strchr(arg, '/') || is_block(ctx, arg) ||
+	    !(to = rewriter_lookup(rw, arg)) || !is_block(ctx, to))
+		return 0;
+	*ret = da_devnode(to);
+	return *ret ? 1 : -ENOMEM;
 }

@@ -16,21 +16,70 @@ static int parse_query_opts(struct tool *t, int argc, char **argv, const char *u
 }
 
 /*
+ * Answer every argument from the rewriter (in @mode) the last filter or
+ * query kept, without the table and the devices, while nothing it was
+ * built from has changed: 1 when all were answered (and printed), else 0
+ * and *@none when there was none to ask; -1 when the table's path is bad.
+ */
+static int query_kept(struct tool *t, int argc, char **argv, enum da_rewrite_mode mode, bool *none)
+{
+	struct da_rewriter *rw = NULL;
+	struct strv answers = {};
+	int r;
+
+	if (tool_load(t, 0) < 0)
+		return -1;
+	r = da_rewriter_open_kept(t->ctx, t->table_path, mode, NULL, NULL, &rw);
+	*none = r == 0;
+	for (int i = optind; r > 0 && i < argc; i++) {
+		char *s;
+
+		r = da_rewriter_query(t->ctx, rw, argv[i], &s);
+		if (r > 0 && strv_consume(&answers, s) < 0)
+			r = 0;
+	}
+	for (size_t i = 0; r > 0 && i < answers.n; i++)
+		puts(answers.v[i]);
+	da_rewriter_free(rw);
+	strv_free(&answers);
+	return r > 0;
+}
+
+/* Keep a rewriter in @mode of the map loaded for the next query. */
+static void keep_rewriter(struct tool *t, enum da_rewrite_mode mode)
+{
+	struct da_rewriter *rw = NULL;
+
+	if (da_rewriter_new(t->map, mode, NULL, NULL, &rw) == 0)
+		da_rewriter_keep(t->ctx, rw);
+	da_rewriter_free(rw);
+}
+
+/*
  * Look up every argument and print what @show makes of its device, one
  * line each, in order: an argument that fails is reported on stderr and
  * gets an empty line, so the output still lines up with the arguments.
+ * A rewriter in @mode answers the same (da_rewriter_query()) faster.
  */
 static int query(struct tool *t, int argc, char **argv, const char *usage,
-		 int (*show)(struct tool *t, const char *arg, struct da_device *d))
+		 int (*show)(struct tool *t, const char *arg, struct da_device *d),
+		 enum da_rewrite_mode mode)
 {
 	int r, ret = EXIT_OK;
+	bool none = false;
 
 	r = parse_query_opts(t, argc, argv, usage);
 	if (r >= 0)
 		return r;
+	r = query_kept(t, argc, argv, mode, &none);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_FAIL;
 	/* Finding a disk needs its names and identities, not its size: a snapshot may answer. */
 	if (tool_load(t, NEED_MAP_NAMES) < 0)
 		return EXIT_FAIL;
+	/* Kept only when loading said nothing: a kept one must not hide a bad line. */
+	if (none && !t->said)
+		keep_rewriter(t, mode);
 	for (int i = optind; i < argc; i++) {
 		struct da_diag diag = {};
 		struct da_device *d;
@@ -76,7 +125,7 @@ int cmd_resolve(struct tool *t, int argc, char **argv)
 		     " diskalias resolve <name>...\n"
 		     "\n"
 		     "Print the device node (/dev/sdc, /dev/sdc1) of each alias or partition name.\n",
-		     show_node);
+		     show_node, DA_REWRITE_REVERSE);
 }
 
 int cmd_name(struct tool *t, int argc, char **argv)
@@ -87,5 +136,5 @@ int cmd_name(struct tool *t, int argc, char **argv)
 		     "\n"
 		     "Print the primary alias of each device (/dev/sdc, sdc, 8:32, a /dev/disk/by-*\n"
 		     "path); partitions get their disk's alias with the partition suffix (bay07p1).\n",
-		     show_name);
+		     show_name, DA_REWRITE_ALIAS);
 }

@@ -80,6 +80,19 @@ f
 f
 made
 echo "$dev" >"$ROOT/sys/class/block/sdx/dev"
+echo "# name and resolve keep theirs and answer from them (A), but only what the map would answer alike"
+state A
+uevent
+da name sdc >/dev/null
+da resolve bay33 >/dev/null
+state B
+da name sdc sdd /dev/sdc sdc1 /dev/sdc1
+da resolve bay33 BAY04 bay33p1
+echo "# anything else in the arguments (an address, a partition that is not there, a kernel name to resolve): the map answers all (B)"
+da name sdc 0:0:2:0
+da name sdd sdc9
+da resolve bay33 /dev/disk/by-alias/bay04
+da resolve sdc bay33
 echo "# spoiled (cut short; a slot pointing out of the file; another format): not read, replaced"
 uevent
 keep() {

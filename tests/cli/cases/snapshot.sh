@@ -17,70 +17,75 @@ state() {
 }
 uevent() { echo $(($(cat "$seq") + 1)) >"$seq"; }
 made() { test -e "$snap" && echo "snapshot made" || echo "no snapshot"; }
+# name answers from a kept rewriter first (kept-rewriter.sh): none here.
+dn() {
+	rm -f "$ROOT"/run/diskalias/rewriter-*
+	da name "$@"
+}
 state A
 echo "# no uevent count (an old kernel, a recorded machine): a scan each time, no snapshot"
-da name sdc sdd
+dn sdc sdd
 made
 mkdir -p "$ROOT/sys/kernel"
 echo 4711 >"$seq"
-da name sdc sdd
+dn sdc sdd
 made
 echo "# B without a uevent (no kernel changes a disk so): the snapshot answers, A"
 state B
-da name sdc sdd
+dn sdc sdd
 echo "# a uevent: B"
 uevent
-da name sdc sdd
+dn sdc sdd
 echo "# A, and udev wrote an entry: A"
 state A
 touch "$ROOT/run/udev/data/b8:99"
-da name sdc sdd
+dn sdc sdd
 echo "# B, and udev removed a link: B"
 state B
 rm "$ROOT/dev/disk/by-id/$(ls "$ROOT/dev/disk/by-id" | grep -m 1 '^wwn-.*part')"
-da name sdc sdd
+dn sdc sdd
 echo "# spoiled (cut short, another format): not read, replaced"
 state A
 uevent
-da name sdc >/dev/null
+dn sdc >/dev/null
 state B
 head -c 1000 "$snap" >"$snap.new" && mv "$snap.new" "$snap"
-da name sdc
+dn sdc
 state A
 uevent
-da name sdc >/dev/null
+dn sdc >/dev/null
 state B
 python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[6] = ord("9"); open(sys.argv[1], "wb").write(b)' "$snap"
-da name sdc
+dn sdc
 echo "# not root's or the caller's, or others could write it: not read, replaced"
 state A
 uevent
-da name sdc >/dev/null
+dn sdc >/dev/null
 state B
 chown nobody "$snap"
-da name sdc
+dn sdc
 echo "owner now: $(stat -c %U "$snap")"
 state A
 uevent
-da name sdc >/dev/null
+dn sdc >/dev/null
 state B
 chmod 666 "$snap"
-da name sdc
+dn sdc
 echo "mode now: $(stat -c %a "$snap")"
 echo "# a planted link: not followed, replaced"
 uevent
 echo "precious" >"$PWD/target"
 rm -f "$snap"
 ln -s "$PWD/target" "$snap"
-da name sdc
+dn sdc
 echo "target: $(cat "$PWD/target"); snapshot a link: $(test -L "$snap" && echo yes || echo no)"
 echo "# a scan with a problem leaves no snapshot: the problem is told every time"
 rm -f "$snap"
 uevent
 dev=$(cat "$ROOT/sys/class/block/sdx/dev")
 rm "$ROOT/sys/class/block/sdx/dev"
-da name sdc
-da name sdc
+dn sdc
+dn sdc
 made
 echo "# filter makes one, resolve answers from it (B, though sysfs says A)"
 echo "$dev" >"$ROOT/sys/class/block/sdx/dev"
