@@ -238,11 +238,12 @@ case ${TEST_PHASE:-1} in
 	result trust
 	cp /tmp/good.conf /etc/diskalias.conf
 
-	# Test 8: the snapshot of the last scan under hotplug churn. dbg0's
-	# disk is deleted and a new scsi_debug disk (another WWN) takes its
-	# kernel name, five times: asked at once, before udev has seen
-	# anything, no answer names the new disk dbg0; once udev settles,
-	# name, resolve and filter (from the snapshot) say what list (a scan
+	# Test 8: the snapshot of the last scan and the kept rewriters under
+	# hotplug churn. dbg0's disk is deleted and a new scsi_debug disk
+	# (another WWN) takes its kernel name, five times: asked at once,
+	# before udev has seen anything, no answer names the new disk dbg0
+	# (filter, name and resolve each kept a rewriter naming the old one);
+	# once udev settles, name, resolve and filter say what list (a scan
 	# of sysfs, never the snapshot) says.
 	udevadm settle --timeout=60
 	sd=$(scsi_debug_disk)
@@ -251,11 +252,21 @@ case ${TEST_PHASE:-1} in
 	[ -s /run/diskalias/devices ] || bad "name left no snapshot in /run/diskalias"
 	for i in 1 2 3 4 5; do
 		[ -n "$k" ] || break
+		# Round 1: $k is dbg0. Later rounds: the new disk of the round before, with no alias.
+		old=$($da name "$k" 2>/dev/null)
+		[ "$(echo "[$k]" | $da filter)" = "[${old:-$k}]" ] || bad "round $i: filter does not name $k ${old:-$k}"
+		[ $i -gt 1 ] || [ "$($da resolve dbg0)" = "/dev/$k" ] || bad "round $i: resolve dbg0 is not /dev/$k"
+		for f in alias reverse; do
+			[ $i -gt 1 ] || [ -s /run/diskalias/rewriter-$f ] || bad "round $i: no rewriter-$f kept in /run/diskalias"
+		done
 		seq0=$(cat /sys/kernel/uevent_seqnum)
 		echo 1 >"/sys/block/$k/device/delete"
 		out=$($da name "$k" 2>&1) && bad "round $i: name $k answered '$out' with no $k"
+		out=$($da resolve dbg0 2>&1) && bad "round $i: resolve dbg0 answered '$out', its disk is gone"
 		echo 1 >/sys/bus/pseudo/drivers/scsi_debug/add_host
 		wait_for 30 test -e "/sys/block/$k" || { bad "round $i: no new disk took the name $k"; break; }
+		out=$(echo "[$k]" | $da filter)
+		[ "$out" = "[$k]" ] || bad "round $i: filter says '$out' of the new $k (a kept rewriter was stale)"
 		out=$($da name "$k" 2>/dev/null)
 		[ "$out" = dbg0 ] && bad "round $i: the new $k is named dbg0 (the snapshot was stale)"
 		$da resolve dbg0 >/dev/null 2>&1 && bad "round $i: resolve dbg0 answered, its disk is gone"
