@@ -146,7 +146,8 @@ int da_table_dropins_stamp(const char *path, uint64_t *ret_stamp);
 /*
  * A stamp of table @path and its drop-ins as they are now: which files,
  * their times and their bytes (an edit within one tick of the clock keeps
- * a file's times). 0, or a negative errno when they could not all be read.
+ * a file's times). 0, or a negative errno when they could not all be read
+ * or the table is no regular file.
  */
 int da_table_stamp(const char *path, uint64_t *ret_stamp);
 /* rwcache.c's state in @ctx (a malloc()ed block, freed with it). */

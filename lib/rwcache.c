@@ -35,7 +35,12 @@
 
 #include "device.h"
 
-/* The format's version is in its magic: a new format does not read an old file. */
+/*
+ * The format's version is in its magic: a new format does not read an old
+ * file. The key has the package's version too; a change to what names a
+ * map yields (rewrite.c's add_*()) that is not released yet changes the
+ * magic, so no build reads a rewriter an older build kept.
+ */
 static const char rwcache_magic[8] = "DARWC01";
 
 struct rwcache_header {

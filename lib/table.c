@@ -901,8 +901,14 @@ int da_table_dropins_stamp(const char *path, uint64_t *ret_stamp)
 
 int da_table_stamp(const char *path, uint64_t *ret_stamp)
 {
+	struct stat st;
 	uint64_t h;
-	int r = dropins_stamp(path, true, &h);
+	int r;
+
+	/* A table that is no file (a pipe, a device) has no bytes to tell it by. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return -EINVAL;
+	r = dropins_stamp(path, true, &h);
 
 	h = fnv1a(h, path, strlen(path) + 1);
 	h = da_stamp_file(h, path);
