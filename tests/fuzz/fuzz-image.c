@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 
 #include "internal.h"
+#include "mixed-rewriters.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -41,30 +42,16 @@ static size_t want_len[3];
 
 static void setup(void)
 {
-	const char *fixtures = getenv("FIXTURES");
-	struct da_table *t = NULL;
-	struct da_devlist *l = NULL;
-	struct da_ctx *ctx = NULL;
-	struct da_map *m = NULL;
-	char root[4096];
+	struct da_rewriter *rw[3];
 
-	snprintf(root, sizeof(root), "%s/mixed", fixtures ? fixtures : FIXTURES_DIR);
-	if (da_ctx_new(root, &ctx) < 0 || da_devlist_scan(ctx, NULL, &l) < 0 ||
-	    da_table_parse("t", table, strlen(table), NULL, &t) < 0 || da_map_new(t, l, &m) < 0)
-		abort();
+	mixed_rewriters(table, NULL, NULL, rw);
 	for (int mode = 0; mode < 3; mode++) {
-		struct da_rewriter *rw;
-
-		if (da_rewriter_new(m, mode, NULL, NULL, &rw) < 0 ||
-		    rewriter_image(rw, &image[mode]) < 0 ||
-		    da_rewrite_buf(rw, text, sizeof(text) - 1, &want[mode], &want_len[mode]) < 0)
+		if (rewriter_image(rw[mode], &image[mode]) < 0 ||
+		    da_rewrite_buf(rw[mode], text, sizeof(text) - 1, &want[mode], &want_len[mode]) <
+			    0)
 			abort();
-		da_rewriter_free(rw);
+		da_rewriter_free(rw[mode]);
 	}
-	da_map_free(m);
-	da_devlist_free(l);
-	da_table_free(t);
-	da_ctx_unref(ctx);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -18,6 +18,8 @@
 
 #include <diskalias.h>
 
+#include "mixed-rewriters.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char table[] = "alias bay07 wwn:0x5000c500a1b2c3d4\n"
@@ -59,25 +61,9 @@ static struct out out[3];
 
 static void setup(void)
 {
-	const char *fixtures = getenv("FIXTURES");
-	struct da_table *t = NULL;
-	struct da_devlist *l = NULL;
-	struct da_ctx *ctx = NULL;
-	struct da_map *m = NULL;
-	char root[4096];
+	void *const userdata[3] = { &out[0], &out[1], &out[2] };
 
-	snprintf(root, sizeof(root), "%s/mixed", fixtures ? fixtures : FIXTURES_DIR);
-	if (da_ctx_new(root, &ctx) < 0 || da_devlist_scan(ctx, NULL, &l) < 0 ||
-	    da_table_parse("t", table, strlen(table), NULL, &t) < 0 || da_map_new(t, l, &m) < 0)
-		abort();
-	for (int mode = 0; mode < 3; mode++)
-		if (da_rewriter_new(m, mode, collect, &out[mode], &rw[mode]) < 0)
-			abort();
-	/* The rewriters keep copies of the names: the map may go. */
-	da_map_free(m);
-	da_devlist_free(l);
-	da_table_free(t);
-	da_ctx_unref(ctx);
+	mixed_rewriters(table, collect, userdata, rw);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -12,11 +12,10 @@ run=$ROOT/run/diskalias
 kept=$run/rewriter-alias
 seq=$ROOT/sys/kernel/uevent_seqnum
 printf 'alias bay03 wwn:0x5000c50000000003\nalias bay04 wwn:0x5000c50000000004\n' | table
+# shellcheck source=../trade-wwns.bash
+source "$here/trade-wwns.bash"
 state() {
-	local a=5000c50000000003 b=5000c50000000004
-	[ "$1" = A ] || { a=5000c50000000004 b=5000c50000000003; }
-	echo "naa.$a" >"$ROOT/sys/class/block/sdc/device/wwid"
-	echo "naa.$b" >"$ROOT/sys/class/block/sdd/device/wwid"
+	trade_wwns "$1"
 	rm -f "$run/devices"
 }
 uevent() { echo $(($(cat "$seq") + 1)) >"$seq"; }

@@ -9,12 +9,9 @@ fixture sas-jbod24
 snap=$ROOT/run/diskalias/devices
 seq=$ROOT/sys/kernel/uevent_seqnum
 printf 'alias bay03 wwn:0x5000c50000000003\nalias bay04 wwn:0x5000c50000000004\n' | table
-state() {
-	local a=5000c50000000003 b=5000c50000000004
-	[ "$1" = A ] || { a=5000c50000000004 b=5000c50000000003; }
-	echo "naa.$a" >"$ROOT/sys/class/block/sdc/device/wwid"
-	echo "naa.$b" >"$ROOT/sys/class/block/sdd/device/wwid"
-}
+# shellcheck source=../trade-wwns.bash
+source "$here/trade-wwns.bash"
+state() { trade_wwns "$1"; }
 uevent() { echo $(($(cat "$seq") + 1)) >"$seq"; }
 made() { test -e "$snap" && echo "snapshot made" || echo "no snapshot"; }
 # name answers from a kept rewriter first (kept-rewriter.sh): none here.
