@@ -191,7 +191,8 @@ static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd,
 		if (want_serial && !d->serial)
 			d->serial = read_attr_at(fd, "serial", true);
 		slash = strrchr(dir, '/');
-		if (!slash)
+		/* Nothing left to find above (a disk's scsi_device has it all): no level more. */
+		if (!slash || ((d->model || !w->details) && d->wwn && d->serial))
 			break;
 		*slash = '\0';
 		up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);

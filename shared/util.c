@@ -653,19 +653,25 @@ char *utf8_replace_invalid(const char *str)
 
 void read_dir_names(int dfd, const char *name, const char *prefix, struct strv *v)
 {
+	/*
+	 * getdents64() itself, not fdopendir(): that costs a stat and two fcntl
+	 * calls per directory, and a scan lists one per disk.
+	 */
 	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct dirent *de;
-	DIR *dp;
+	size_t plen = strlen(prefix);
+	char buf[8192] __attribute__((aligned(8)));
+	ssize_t n;
 
 	if (fd < 0)
 		return;
-	dp = fdopendir(fd);
-	if (!dp) {
-		close(fd);
-		return;
+	while ((n = getdents64(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t off = 0; off < n;) {
+			const struct dirent64 *de = (const struct dirent64 *)(buf + off);
+
+			if (de->d_name[0] != '.' && strncmp(de->d_name, prefix, plen) == 0)
+				strv_push(v, de->d_name);
+			off += de->d_reclen;
+		}
 	}
-	while ((de = readdir(dp)))
-		if (de->d_name[0] != '.' && strncmp(de->d_name, prefix, strlen(prefix)) == 0)
-			strv_push(v, de->d_name);
-	closedir(dp);
+	close(fd);
 }
