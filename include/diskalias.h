@@ -614,7 +614,7 @@ void da_rewriter_free(struct da_rewriter *rw);
  * DA_FILE_DEVICES), the table's files (their times and their bytes), the
  * caller, @mode and this library's version. Returns 1 and *ret_rw, 0 when
  * there is none (then build one from the table and devices loaded after
- * this call, and keep it), or -ENOMEM.
+ * this call, and keep it), -EINVAL for an unknown @mode, or -ENOMEM.
  */
 int da_rewriter_open_kept(struct da_ctx *ctx, const char *table_path, enum da_rewrite_mode mode,
 			  da_rewrite_write_fn write, void *userdata, struct da_rewriter **ret_rw);

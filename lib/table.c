@@ -909,7 +909,6 @@ int da_table_stamp(const char *path, uint64_t *ret_stamp)
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return -EINVAL;
 	r = dropins_stamp(path, true, &h);
-
 	h = fnv1a(h, path, strlen(path) + 1);
 	h = da_stamp_file(h, path);
 	*ret_stamp = stamp_bytes(h, path);
