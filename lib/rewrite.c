@@ -1011,32 +1011,37 @@ static int match_at(struct da_rewriter *rw, const uint8_t *p, size_t i, size_t n
 	return NO_MATCH;
 }
 
+/* What goes between name @name (@len bytes) and @ndigits of partition number: "p" or "". */
+static const char *partition_sep(const char *name, size_t len, size_t ndigits)
+{
+	return ndigits && da_partition_takes_p(name, len) ? "p" : "";
+}
+
 char *rewriter_lookup(const struct da_rewriter *rw, const char *s)
 {
-	size_t len = strlen(s);
+	size_t len = strlen(s), ndigits;
 	const uint8_t *p = (const uint8_t *)s;
-	struct strbuf sb = STRBUF_INIT;
 	struct match m;
 	const char *to;
 
 	if (!len || len > UNDECIDED_MAX(rw) || !lookup_token(rw, p, len, rw->fold[p[0]], &m))
 		return NULL;
 	to = (const char *)record_key(m.r) + m.r->keylen;
-	strbuf_add(&sb, to, m.r->tolen);
-	if (m.part_end > m.part_start && da_partition_takes_p(to, m.r->tolen))
-		strbuf_addstr(&sb, "p");
-	strbuf_add(&sb, s + m.part_start, m.part_end - m.part_start);
-	return strbuf_detach(&sb, NULL);
+	ndigits = m.part_end - m.part_start;
+	return xasprintf("%.*s%s%.*s", (int)m.r->tolen, to, partition_sep(to, m.r->tolen, ndigits),
+			 (int)ndigits, s + m.part_start);
 }
 
 static void emit_name(struct da_rewriter *rw, const char *name, size_t len, const char *digits,
 		      size_t n)
 {
+	const char *sep;
+
 	emit(rw, name, len);
 	if (n == 0)
 		return;
-	if (da_partition_takes_p(name, len))
-		emit(rw, "p", 1);
+	sep = partition_sep(name, len, n);
+	emit(rw, sep, strlen(sep));
 	emit(rw, digits, n);
 }
 

@@ -16,21 +16,14 @@ static int parse_query_opts(struct tool *t, int argc, char **argv, const char *u
 }
 
 /*
- * Answer every argument from the rewriter (in @mode) the last filter or
- * query kept, without the table and the devices, while nothing it was
- * built from has changed: 1 when all were answered (and printed), else 0
- * and *@none when there was none to ask; -1 when the table's path is bad.
+ * Answer every argument from @rw (da_rewriter_query()): true when all
+ * were answered, and printed.
  */
-static int query_kept(struct tool *t, int argc, char **argv, enum da_rewrite_mode mode, bool *none)
+static bool answer_all(struct tool *t, const struct da_rewriter *rw, int argc, char **argv)
 {
-	struct da_rewriter *rw = NULL;
 	struct strv answers = {};
-	int r;
+	int r = 1;
 
-	if (tool_load(t, 0) < 0)
-		return -1;
-	r = da_rewriter_open_kept(t->ctx, t->table_path, mode, NULL, NULL, &rw);
-	*none = r == 0;
 	for (int i = optind; r > 0 && i < argc; i++) {
 		char *s;
 
@@ -40,19 +33,8 @@ static int query_kept(struct tool *t, int argc, char **argv, enum da_rewrite_mod
 	}
 	for (size_t i = 0; r > 0 && i < answers.n; i++)
 		puts(answers.v[i]);
-	da_rewriter_free(rw);
 	strv_free(&answers);
 	return r > 0;
-}
-
-/* Keep a rewriter in @mode of the map loaded for the next query. */
-static void keep_rewriter(struct tool *t, enum da_rewrite_mode mode)
-{
-	struct da_rewriter *rw = NULL;
-
-	if (da_rewriter_new(t->map, mode, NULL, NULL, &rw) == 0)
-		da_rewriter_keep(t->ctx, rw);
-	da_rewriter_free(rw);
 }
 
 /*
@@ -65,21 +47,23 @@ static int query(struct tool *t, int argc, char **argv, const char *usage,
 		 int (*show)(struct tool *t, const char *arg, struct da_device *d),
 		 enum da_rewrite_mode mode)
 {
+	struct da_rewriter *rw = NULL;
 	int r, ret = EXIT_OK;
-	bool none = false;
+	bool answered;
 
 	r = parse_query_opts(t, argc, argv, usage);
 	if (r >= 0)
 		return r;
-	r = query_kept(t, argc, argv, mode, &none);
-	if (r != 0)
-		return r > 0 ? EXIT_OK : EXIT_FAIL;
+	/* The rewriter the last run kept answers most without the table and the devices. */
+	if (tool_rewriter(t, mode, true, NULL, &rw) < 0)
+		return EXIT_FAIL;
+	answered = answer_all(t, rw, argc, argv);
+	da_rewriter_free(rw);
+	if (answered)
+		return EXIT_OK;
 	/* Finding a disk needs its names and identities, not its size: a snapshot may answer. */
 	if (tool_load(t, NEED_MAP_NAMES) < 0)
 		return EXIT_FAIL;
-	/* Kept only when loading said nothing: a kept one must not hide a bad line. */
-	if (none && !t->said)
-		keep_rewriter(t, mode);
 	for (int i = optind; i < argc; i++) {
 		struct da_diag diag = {};
 		struct da_device *d;

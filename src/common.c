@@ -279,19 +279,21 @@ int tool_rewriter(struct tool *t, enum da_rewrite_mode mode, bool alone, int *fd
 		  struct da_rewriter **ret)
 {
 	bool kept_ok = alone && !t->list && !t->table;
+	da_rewrite_write_fn write = fd ? tool_write_fd : NULL;
 	int r;
 
 	if (tool_load(t, 0) < 0)
 		return -1;
-	tool_widen_pipe(*fd);
-	r = kept_ok ? da_rewriter_open_kept(t->ctx, t->table_path, mode, tool_write_fd, fd, ret)
-		    : 0;
+	if (fd)
+		tool_widen_pipe(*fd);
+	r = kept_ok ? da_rewriter_open_kept(t->ctx, t->table_path, mode, write, fd, ret) : 0;
 	if (r > 0)
 		return 0;
-	if (r == 0 && tool_load(t, NEED_MAP_NAMES) == 0)
-		r = da_rewriter_new(t->map, mode, tool_write_fd, fd, ret);
-	else if (r == 0)
-		return -1;
+	if (r == 0) {
+		if (tool_load(t, NEED_MAP_NAMES) < 0)
+			return -1;
+		r = da_rewriter_new(t->map, mode, write, fd, ret);
+	}
 	if (r < 0) {
 		errmsg("cannot build the rewriter: %s", strerror(-r));
 		return -1;

@@ -153,10 +153,10 @@ int tool_write_fd(void *userdata, const struct iovec *iov, int iovcnt);
 void tool_widen_pipe(int fd);
 /*
  * Load the map and make a rewriter in @mode writing to *@fd (which must
- * outlive it). @alone: the caller needs nothing else loaded, so the
- * rewriter the last run kept will do while nothing it was built from has
- * changed; one built is kept when loading said nothing (a kept one must
- * not hide a bad line). On failure the reason is printed; returns -1.
+ * outlive it; NULL: one only asked, da_rewriter_query()). @alone: the caller needs nothing else
+ * loaded, so the rewriter the last run kept will do while nothing it was built from has changed;
+ * one built is kept when loading said nothing (a kept one must not hide a bad line). On failure the
+ * reason is printed; returns -1.
  */
 int tool_rewriter(struct tool *t, enum da_rewrite_mode mode, bool alone, int *fd,
 		  struct da_rewriter **ret);
