@@ -128,10 +128,11 @@ struct da_rewriter {
 	size_t inlen, outlen;
 	struct iovec iov[IOV_N];
 	int iovcnt;
-	bool prev_noleft; /* the last byte passed on may not precede a name */
-	size_t *tokend;	  /* where a token may end, nearest first */
-	size_t count;	  /* names rewritten since the stream began */
-	int err;	  /* a write failure sticks */
+	struct iovec *tail; /* the last piece, while it ends where copied bytes go next */
+	bool prev_noleft;   /* the last byte passed on may not precede a name */
+	size_t *tokend;	    /* where a token may end, nearest first */
+	size_t count;	    /* names rewritten since the stream began */
+	int err;	    /* a write failure sticks */
 };
 
 static void init_vector(struct da_rewriter *rw);
@@ -224,7 +225,13 @@ static uint64_t hash_name(const struct da_rewriter *rw, const uint8_t *p, size_t
 	else
 		w = 0;
 	h = ((h << 23 | h >> 41) ^ fold8(rw, w)) * k;
-	return h ^ h >> 29;
+	/*
+	 * A product's low bits depend only on its factors' low bits: mix the
+	 * high ones down before the slot is taken from them, or names that
+	 * differ only in their last bytes (sdabk, sdabl) share a probe run.
+	 */
+	h = (h ^ h >> 32) * UINT64_C(0xd6e8feb86659fd93);
+	return h ^ h >> 32;
 }
 
 /* Are the @len bytes at @p, folded, the name @key (folded)? Word at a time, as names are short. */
@@ -893,15 +900,14 @@ static int flush_out(struct da_rewriter *rw)
 	r = rw->write(rw->userdata, rw->iov, rw->iovcnt);
 	rw->iovcnt = 0;
 	rw->outlen = 0;
+	rw->tail = NULL;
 	if (r < 0)
 		rw->err = r;
 	return rw->err;
 }
 
-static void emit(struct da_rewriter *rw, const char *p, size_t len)
+static void emit_piece(struct da_rewriter *rw, const char *p, size_t len)
 {
-	struct iovec *last;
-
 	if (rw->err || len == 0)
 		return;
 	/* Room for one more piece, and for its bytes if they are to be copied. */
@@ -910,15 +916,28 @@ static void emit(struct da_rewriter *rw, const char *p, size_t len)
 		return;
 	if (len >= COPY_MAX) {
 		rw->iov[rw->iovcnt++] = (struct iovec){ (void *)p, len };
+		rw->tail = NULL;
 		return;
 	}
-	last = rw->iovcnt ? &rw->iov[rw->iovcnt - 1] : NULL;
+	if (!rw->tail) {
+		rw->tail = &rw->iov[rw->iovcnt++];
+		*rw->tail = (struct iovec){ rw->out + rw->outlen, 0 };
+	}
 	memcpy(rw->out + rw->outlen, p, len);
-	if (last && (char *)last->iov_base + last->iov_len == rw->out + rw->outlen)
-		last->iov_len += len;
-	else
-		rw->iov[rw->iovcnt++] = (struct iovec){ rw->out + rw->outlen, len };
+	rw->tail->iov_len += len;
 	rw->outlen += len;
+}
+
+/* Most pieces are short and extend the last: that path is inline. */
+static inline void emit(struct da_rewriter *rw, const char *p, size_t len)
+{
+	if (rw->tail && len < COPY_MAX && len <= OUT_SIZE - rw->outlen) {
+		memcpy(rw->out + rw->outlen, p, len);
+		rw->tail->iov_len += len;
+		rw->outlen += len;
+		return;
+	}
+	emit_piece(rw, p, len);
 }
 
 enum {
@@ -980,10 +999,14 @@ static int match_at(struct da_rewriter *rw, const uint8_t *p, size_t i, size_t n
 {
 	uint8_t c = rw->fold[p[i]];
 	size_t reach = rw->reach[c], nends = 0, j;
+	size_t lim = n - i > reach ? i + reach + 1 : n;
 
-	for (j = i + 1; j - i <= reach && j < n; j++) {
+	for (j = i + 1; j < lim; j++) {
 		uint8_t k = rw->cls[p[j]];
 
+		/* Most bytes go on a word inside a name: no end there. */
+		if ((k & (CLS_INNAME | CLS_NOLEFT)) == (CLS_INNAME | CLS_NOLEFT))
+			continue;
 		/* A dot and a digit go on a word: ata3 is not in ata3.01 (nor sdc in sdc.1). */
 		if (p[j] == '.' && j + 1 == n && !final)
 			return UNDECIDED;
@@ -1364,6 +1387,7 @@ static int end_stream(struct da_rewriter *rw, size_t *ret_count)
 	rw->inlen = 0;
 	rw->outlen = 0;
 	rw->iovcnt = 0;
+	rw->tail = NULL;
 	rw->prev_noleft = false;
 	rw->count = 0;
 	rw->err = 0;
