@@ -389,16 +389,29 @@ static const char *md_type(const char *level)
 	return "md";
 }
 
+/* The fixed majors of sd (SCSI_DISK0-15_MAJOR) and sr (SCSI_CDROM_MAJOR). */
+static bool scsi_block_major(unsigned int major)
+{
+	return major == 8 || major == 11 || (major >= 65 && major <= 71) ||
+	       (major >= 128 && major <= 135);
+}
+
 static int read_disk(const struct da_ctx *ctx, struct da_device *d, int dfd,
 		     const struct scan_want *w)
 {
 	_cleanup_free_ char *wwid = NULL, *dm_uuid = NULL, *md_level = NULL;
 
-	/* NVMe namespaces and some others carry wwid and serial on the disk itself. */
-	wwid = read_attr_at(dfd, "wwid", false);
-	if (wwid)
-		d->wwn = wwn_from_wwid(wwid, strncmp(d->kname, "nvme", 4) == 0);
-	d->serial = read_attr_at(dfd, "serial", true);
+	/*
+	 * NVMe namespaces carry wwid and virtio disks serial on the disk
+	 * itself; SCSI disks and CD-ROMs never do (their scsi_device has them),
+	 * and there are thousands of them: no lookup that cannot succeed.
+	 */
+	if (!scsi_block_major(d->major)) {
+		wwid = read_attr_at(dfd, "wwid", false);
+		if (wwid)
+			d->wwn = wwn_from_wwid(wwid, strncmp(d->kname, "nvme", 4) == 0);
+		d->serial = read_attr_at(dfd, "serial", true);
+	}
 	/* Device-mapper and md devices are virtual: they have no parent device. */
 	if (read_parents(ctx, d, dfd, w)) {
 		int r = path_handles(d);
