@@ -103,6 +103,9 @@ static void stamp(struct index_header *h, const char *path, const struct stat *s
  * The index in @map (@len bytes) as a view, when it is one of table @path
  * as @st describes; with @st NULL, one of table @path as it was whenever
  * the index was made (the last good copy of a table that cannot be used now).
+ * Only the header and the sizes are checked here: each bucket and entry is
+ * checked when a lookup reaches it, so that a lookup costs the same with
+ * 10 aliases as with 10,000 (index_mark(), index_lookup()).
  */
 static bool index_view(const char *map, size_t len, const char *path, const struct stat *st,
 		       uint64_t dropins, struct index_view *v)
@@ -133,33 +136,53 @@ static bool index_view(const char *map, size_t len, const char *path, const stru
 	v->buckets = (const uint32_t *)(map + sizeof(h) + pad4(h.path_len));
 	v->entries = (const struct index_entry *)(v->buckets + h.nbuckets);
 	v->blob = (const char *)(v->entries + h.nentries);
-	for (uint32_t i = 0; i < h.nbuckets; i++)
-		if (v->buckets[i] > h.nentries)
-			return false;
-	for (uint32_t i = 0; i < h.nentries; i++) {
-		const struct index_entry *e = &v->entries[i];
-
-		/* A chain only goes forward in the table, so it ends. */
-		if ((e->next && e->next <= i + 1) || e->next > h.nentries ||
-		    e->kind >= _DA_ID_MAX ||
-		    (uint64_t)e->off + e->name_len + e->id_len > h.blob_len)
-			return false;
-	}
 	return true;
 }
 
-/* Mark in @hit the entries whose identity hashes like @value of @kind. */
-static void index_mark(const struct index_view *v, enum da_id_kind kind, const char *value,
-		       uint8_t *hit)
+struct hits {
+	uint32_t *v; /* entry numbers, 1-based */
+	size_t n, alloc;
+};
+
+/*
+ * Add to @hits the entries whose identity hashes like @value of @kind.
+ * Returns 0, -EINVAL when the chain is spoiled, or -ENOMEM.
+ */
+static int index_mark(const struct index_view *v, enum da_id_kind kind, const char *value,
+		      struct hits *hits)
 {
 	unsigned int h = key_hash(kind, value);
+	uint32_t n = v->h->nentries, i = v->buckets[h & (v->h->nbuckets - 1)];
 
-	for (uint32_t i = v->buckets[h & (v->h->nbuckets - 1)]; i; i = v->entries[i - 1].next) {
+	if (i > n)
+		return -EINVAL;
+	for (; i; i = v->entries[i - 1].next) {
 		const struct index_entry *e = &v->entries[i - 1];
 
-		if (e->hash == h && e->kind == (uint32_t)kind)
-			hit[(i - 1) / 8] |= 1 << ((i - 1) % 8);
+		/* A chain only goes forward in the table, so it ends. */
+		if ((e->next && e->next <= i) || e->next > n)
+			return -EINVAL;
+		if (e->hash != h || e->kind != (uint32_t)kind)
+			continue;
+		if (hits->n == hits->alloc) {
+			size_t alloc = hits->alloc ? 2 * hits->alloc : 16;
+			uint32_t *grown = reallocarray(hits->v, alloc, sizeof(*grown));
+
+			if (!grown)
+				return -ENOMEM;
+			hits->v = grown;
+			hits->alloc = alloc;
+		}
+		hits->v[hits->n++] = i;
 	}
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
 }
 
 /*
@@ -169,34 +192,39 @@ static void index_mark(const struct index_view *v, enum da_id_kind kind, const c
 static int index_lookup(const struct index_view *v, const char *path, const struct da_devlist *list,
 			struct da_table **ret_table)
 {
-	uint32_t n = v->h->nentries;
-	_cleanup_free_ uint8_t *hit = calloc(n / 8 + 1, 1);
+	struct hits hits = {};
 	struct strbuf text = STRBUF_INIT;
 	struct da_table *t = NULL;
-	int r;
+	int r = 0;
 
-	if (!hit)
-		return -ENOMEM;
-	for (size_t j = 0; j < da_devlist_count(list); j++) {
+	for (size_t j = 0; r == 0 && j < da_devlist_count(list); j++) {
 		const struct da_device *d = da_devlist_get(list, j);
 
-		for (int kind = 0; kind < _DA_ID_MAX; kind++) {
+		for (int kind = 0; r == 0 && kind < _DA_ID_MAX; kind++) {
 			const char *value;
 
-			for (size_t i = 0; (value = da_device_identity(d, kind, i)); i++)
-				index_mark(v, kind, value, hit);
+			for (size_t i = 0; r == 0 && (value = da_device_identity(d, kind, i)); i++)
+				r = index_mark(v, kind, value, &hits);
 		}
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		const struct index_entry *e = &v->entries[i];
+	/* The lines in table order, each once. */
+	if (hits.n)
+		qsort(hits.v, hits.n, sizeof(*hits.v), cmp_u32);
+	for (size_t k = 0; r == 0 && k < hits.n; k++) {
+		const struct index_entry *e = &v->entries[hits.v[k] - 1];
 
-		if (!(hit[i / 8] & (1 << (i % 8))))
+		if (k > 0 && hits.v[k] == hits.v[k - 1])
 			continue;
-		if (strbuf_addf(&text, "alias %.*s %.*s\n", (int)e->name_len, v->blob + e->off,
-				(int)e->id_len, v->blob + e->off + e->name_len) < 0) {
-			strbuf_release(&text);
-			return -ENOMEM;
-		}
+		if ((uint64_t)e->off + e->name_len + e->id_len > v->h->blob_len)
+			r = -EINVAL;
+		else if (strbuf_addf(&text, "alias %.*s %.*s\n", (int)e->name_len, v->blob + e->off,
+				     (int)e->id_len, v->blob + e->off + e->name_len) < 0)
+			r = -ENOMEM;
+	}
+	free(hits.v);
+	if (r < 0) {
+		strbuf_release(&text);
+		return r == -EINVAL ? 0 : r;
 	}
 	/* The index's lines parsed cleanly once already: if they do not now, the index is spoiled. */
 	r = da_table_parse(path, text.buf ? text.buf : "", text.len, NULL, &t);

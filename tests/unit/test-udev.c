@@ -232,6 +232,28 @@ static void spoil(const char *path, off_t off, size_t len)
 }
 
 /*
+ * Point every entry of the index at @path (@after_path: where its buckets
+ * start) at the first as the next of its bucket: every chain loops.
+ */
+static void loop_chains(const char *path, size_t after_path)
+{
+	uint32_t counts[2], one = 1; /* nbuckets, nentries: at 80 in the header */
+	FILE *f = fopen(path, "r+");
+
+	assert_non_null(f);
+	assert_int_equal(fseeko(f, 80, SEEK_SET), 0);
+	assert_int_equal(fread(counts, sizeof(counts[0]), 2, f), 2);
+	for (uint32_t i = 0; i < counts[1]; i++) {
+		/* Entries of six words (hash, next, ...) after the buckets. */
+		off_t next = after_path + 4 * (off_t)counts[0] + 24 * (off_t)i + 4;
+
+		assert_int_equal(fseeko(f, next, SEEK_SET), 0);
+		assert_int_equal(fwrite(&one, sizeof(one), 1, f), 1);
+	}
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
  * The table's index: the same names as the whole table gives, for every
  * device of the tests above; a changed table is read again at once; a
  * spoiled, foreign or unsafe index is ignored and replaced.
@@ -313,19 +335,23 @@ static void test_index(void **state)
 
 	/*
 	 * Spoiled: cut short; its buckets, entries and tokens overwritten (they
-	 * follow an 88-byte header and the table's path); the name of the line
-	 * looked up overwritten. Each time the table is parsed again, and the index rebuilt.
+	 * follow a 96-byte header and the table's path); the name of the line
+	 * looked up overwritten; every chain made a loop (only the chains a lookup
+	 * walks are checked, as it walks them: it must end). Each time the table
+	 * is parsed again, and the index rebuilt.
 	 */
 	snprintf(path, sizeof(path), "%s/etc/diskalias.conf", root);
-	after_path = 88 + ((strlen(path) + 3) & ~(size_t)3);
-	for (int spoiled = 0; spoiled < 3; spoiled++) {
+	after_path = 96 + ((strlen(path) + 3) & ~(size_t)3);
+	for (int spoiled = 0; spoiled < 4; spoiled++) {
 		assert_int_equal(stat(index, &st), 0);
 		if (spoiled == 0)
 			spoil(index, 100, 0);
 		else if (spoiled == 1)
 			spoil(index, after_path, st.st_size - after_path);
-		else /* "bay09", at the start of the last 40 bytes: the four tokens */
+		else if (spoiled == 2) /* "bay09", at the start of the last 40 bytes: the tokens */
 			spoil(index, st.st_size - 40, 3);
+		else
+			loop_chains(index, after_path);
 		assert_string_equal(indexed_names(ctx, root, "sdc", disk, &n), "bay09");
 		assert_int_equal(n, 2);
 		assert_string_equal(indexed_names(ctx, root, "sdc", disk, &n), "bay09");
