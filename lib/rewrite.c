@@ -906,6 +906,14 @@ static int flush_out(struct da_rewriter *rw)
 	return rw->err;
 }
 
+/* Copy @len bytes to @out, extending the last piece: there is room, and it is @tail. */
+static inline void append(struct da_rewriter *rw, const char *p, size_t len)
+{
+	memcpy(rw->out + rw->outlen, p, len);
+	rw->tail->iov_len += len;
+	rw->outlen += len;
+}
+
 static void emit_piece(struct da_rewriter *rw, const char *p, size_t len)
 {
 	if (rw->err || len == 0)
@@ -923,21 +931,16 @@ static void emit_piece(struct da_rewriter *rw, const char *p, size_t len)
 		rw->tail = &rw->iov[rw->iovcnt++];
 		*rw->tail = (struct iovec){ rw->out + rw->outlen, 0 };
 	}
-	memcpy(rw->out + rw->outlen, p, len);
-	rw->tail->iov_len += len;
-	rw->outlen += len;
+	append(rw, p, len);
 }
 
 /* Most pieces are short and extend the last: that path is inline. */
 static inline void emit(struct da_rewriter *rw, const char *p, size_t len)
 {
-	if (rw->tail && len < COPY_MAX && len <= OUT_SIZE - rw->outlen) {
-		memcpy(rw->out + rw->outlen, p, len);
-		rw->tail->iov_len += len;
-		rw->outlen += len;
-		return;
-	}
-	emit_piece(rw, p, len);
+	if (rw->tail && len < COPY_MAX && len <= OUT_SIZE - rw->outlen)
+		append(rw, p, len);
+	else
+		emit_piece(rw, p, len);
 }
 
 enum {
