@@ -344,6 +344,24 @@ int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag, struct da_devlist 
  */
 int da_devlist_scan_for(struct da_ctx *ctx, const struct da_table *table, struct da_diag *diag,
 			struct da_devlist **ret_list);
+/* What of each device a scan reads besides what naming and finding it needs. */
+enum da_scan_detail {
+	DA_SCAN_SIZE = 1 << 0,
+	DA_SCAN_MODEL = 1 << 1,
+	DA_SCAN_REMOVABLE = 1 << 2,
+	DA_SCAN_READONLY = 1 << 3,
+	DA_SCAN_STACK = 1 << 4, /* md level, the devices a dm or md device is made of, holders */
+	DA_SCAN_DETAILS = (1 << 5) - 1,
+};
+/*
+ * As da_devlist_scan(), reading only the @details (DA_SCAN_*) asked for
+ * besides names and identities: what is not asked is missing (no model,
+ * size 0, not removable, not read-only, no members). As lsblk reads what
+ * its columns show: `list -o NAME,SIZE` reads no model, removable or ro
+ * file. @details 0 is da_devlist_scan_for(), DA_SCAN_DETAILS da_devlist_scan().
+ */
+int da_devlist_scan_with(struct da_ctx *ctx, unsigned int details, struct da_diag *diag,
+			 struct da_devlist **ret_list);
 void da_devlist_free(struct da_devlist *list);
 size_t da_devlist_count(const struct da_devlist *list);
 struct da_device *da_devlist_get(const struct da_devlist *list, size_t i);

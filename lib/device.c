@@ -21,7 +21,7 @@
 
 /* What a scan reads of each device besides its names, numbers, partitions and identities. */
 struct scan_want {
-	bool details;		 /* model, size, removable, read-only, md level and members */
+	unsigned int details;	 /* DA_SCAN_* */
 	const struct strv *pcie; /* the PCIe slots: name, address pairs (slot_pcie_read()) */
 };
 
@@ -157,7 +157,7 @@ static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd,
 		return false;
 	for (bool first = true; top && strncmp(dir, top, toplen) == 0 && strlen(dir) > toplen;
 	     first = false) {
-		bool want_model = w->details && !d->model, want_wwn = !d->wwn;
+		bool want_model = (w->details & DA_SCAN_MODEL) && !d->model, want_wwn = !d->wwn;
 		bool want_serial = !d->serial;
 		_cleanup_free_ char *subsys = NULL;
 		bool usb, scsi;
@@ -192,7 +192,7 @@ static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd,
 			d->serial = read_attr_at(fd, "serial", true);
 		slash = strrchr(dir, '/');
 		/* Nothing left to find above (a disk's scsi_device has it all): no level more. */
-		if (!slash || ((d->model || !w->details) && d->wwn && d->serial))
+		if (!slash || ((d->model || !(w->details & DA_SCAN_MODEL)) && d->wwn && d->serial))
 			break;
 		*slash = '\0';
 		up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -422,11 +422,11 @@ static int read_disk(const struct da_ctx *ctx, struct da_device *d, int dfd,
 			return r;
 	} else {
 		d->dm_name = read_attr_at(dfd, "dm/name", false);
-		if (w->details)
+		if (w->details & DA_SCAN_STACK)
 			read_dir_names(dfd, "slaves", "", &d->slaves);
 		if (d->dm_name)
 			dm_uuid = read_attr_at(dfd, "dm/uuid", false);
-		else if (w->details)
+		else if (w->details & DA_SCAN_STACK)
 			md_level = read_attr_at(dfd, "md/level", false);
 	}
 	if (d->dm_name)
@@ -506,11 +506,11 @@ static int device_load(const struct da_ctx *ctx, const char *entry, const char *
 		device_free(d);
 		return 1;
 	}
-	if (w->details && read_uint_attr(dfd, "size", &v) == 0)
+	if ((w->details & DA_SCAN_SIZE) && read_uint_attr(dfd, "size", &v) == 0)
 		d->size = v * 512;
-	d->removable = w->details && d->devtype == DA_DEV_DISK &&
+	d->removable = (w->details & DA_SCAN_REMOVABLE) && d->devtype == DA_DEV_DISK &&
 		       read_uint_attr(dfd, "removable", &v) == 0 && v;
-	d->ro = w->details && read_uint_attr(dfd, "ro", &v) == 0 && v;
+	d->ro = (w->details & DA_SCAN_READONLY) && read_uint_attr(dfd, "ro", &v) == 0 && v;
 	if (d->devtype == DA_DEV_DISK) {
 		r = read_disk(ctx, d, dfd, w);
 		if (r < 0)
@@ -899,20 +899,24 @@ static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *d
 	return r;
 }
 
+DA_EXPORT int da_devlist_scan_with(struct da_ctx *ctx, unsigned int details, struct da_diag *diag,
+				   struct da_devlist **ret_list)
+{
+	const struct scan_want w = { .details = details & DA_SCAN_DETAILS };
+
+	return scan(ctx, &w, diag, ret_list);
+}
+
 DA_EXPORT int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag,
 			      struct da_devlist **ret_list)
 {
-	const struct scan_want all = { .details = true };
-
-	return scan(ctx, &all, diag, ret_list);
+	return da_devlist_scan_with(ctx, DA_SCAN_DETAILS, diag, ret_list);
 }
 
 DA_EXPORT int da_devlist_scan_for(struct da_ctx *ctx, const struct da_table *table,
 				  struct da_diag *diag, struct da_devlist **ret_list)
 {
-	const struct scan_want ids = {};
-
-	return scan(ctx, &ids, diag, ret_list);
+	return da_devlist_scan_with(ctx, 0, diag, ret_list);
 }
 
 /*

@@ -332,6 +332,24 @@ static char *alias_cell_cb(const void *a, const void *b, int col)
 	return alias_cell(a, *(const enum da_alias_state *)b, col);
 }
 
+/*
+ * What the scan reads besides names and identities: the size (which devices
+ * are shown), what devices are made of (the tree, md types), and what the
+ * columns show. As lsblk, a file no column shows is not read: -o
+ * NAME,SIZE,SERIAL reads no model, removable or ro at 1,000 disks.
+ */
+static unsigned int scan_details(const struct list_opts *o)
+{
+	unsigned int details = DA_SCAN_SIZE | DA_SCAN_STACK;
+
+	for (size_t i = 0; i < o->ncols; i++)
+		details |= o->cols[i] == COL_MODEL ? DA_SCAN_MODEL
+			   : o->cols[i] == COL_RM  ? DA_SCAN_REMOVABLE
+			   : o->cols[i] == COL_RO  ? DA_SCAN_READONLY
+						   : 0;
+	return details;
+}
+
 /* Devices users list: not unused loop devices, not RAM disks, unless --all. */
 static bool shown(const struct da_device *d, const struct list_opts *o)
 {
@@ -604,6 +622,7 @@ int cmd_list(struct tool *t, int argc, char **argv)
 		return usage_error("list", "--shell goes with --pairs");
 	if (optind < argc)
 		return usage_error("list", "unexpected argument '%s'", argv[optind]);
+	t->details = scan_details(&o);
 	if (tool_load(t, NEED_MAP) < 0)
 		return EXIT_FAIL;
 	if (print_list(t, &o) < 0) {

@@ -211,7 +211,8 @@ int tool_load(struct tool *t, unsigned int need)
 	if (r >= 0 && (need & NEED_DEVICES) && !t->list) {
 		r = (need & NEED_MAP_NAMES) == NEED_MAP_NAMES
 			    ? da_devlist_scan_for(t->ctx, t->table, &diag, &t->list)
-			    : da_devlist_scan(t->ctx, &diag, &t->list);
+			    : da_devlist_scan_with(t->ctx, t->details ?: DA_SCAN_DETAILS, &diag,
+						   &t->list);
 		if (r < 0 && !diag.n && !quiet)
 			errmsg("cannot read block devices: %s", strerror(-r));
 	}

@@ -46,6 +46,7 @@ struct tool {
 	size_t table_problems;	   /* of which problems (not warnings): bad lines */
 	size_t said;		   /* messages loading the table and devices gave */
 	bool may_create;	   /* an edit: a missing -c FILE is created */
+	unsigned int details;	   /* what a full scan reads (DA_SCAN_*); 0: everything */
 };
 
 /* Global options every command also accepts after its name. */

@@ -6,6 +6,7 @@
  * exported symbols are enough for a tool.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -162,6 +163,103 @@ static struct da_devlist *scan(struct da_diag *diag)
 	assert_int_equal(da_devlist_scan(ctx, diag, &l), 0);
 	da_ctx_unref(ctx);
 	return l;
+}
+
+/*
+ * The details (DA_SCAN_*) in @details of each device of @l, one line each;
+ * with @blank, what a scan that did not read them has: nothing. The type
+ * too with SIG_TYPE (an md device's is its level, read with DA_SCAN_STACK).
+ */
+#define SIG_TYPE (1u << 31)
+static char *details_sig(const struct da_devlist *l, unsigned int details, bool blank)
+{
+	size_t size = 0;
+	char *out = NULL;
+	FILE *f = open_memstream(&out, &size);
+
+	assert_non_null(f);
+	for (size_t i = 0; i < da_devlist_count(l); i++) {
+		const struct da_device *d = da_devlist_get(l, i);
+		const char *n;
+
+		fprintf(f, "%s:", da_device_kname(d));
+		if (details & DA_SCAN_SIZE)
+			fprintf(f, " size %" PRIu64, blank ? 0 : da_device_size(d));
+		if (details & DA_SCAN_MODEL)
+			fprintf(f, " model %s", blank ? "-" : da_device_model(d) ?: "-");
+		if (details & DA_SCAN_REMOVABLE)
+			fprintf(f, " rm %d", !blank && da_device_removable(d));
+		if (details & DA_SCAN_READONLY)
+			fprintf(f, " ro %d", !blank && da_device_readonly(d));
+		if ((details & DA_SCAN_STACK) && (details & SIG_TYPE))
+			fprintf(f, " type %s", da_device_type(d));
+		if ((details & DA_SCAN_STACK) && !blank) {
+			fputs(" slaves", f);
+			for (size_t k = 0; (n = da_device_slave(d, k)); k++)
+				fprintf(f, " %s", n);
+			fputs(" holders", f);
+			for (size_t k = 0; (n = da_device_holder(d, k)); k++)
+				fprintf(f, " %s", n);
+		} else if (details & DA_SCAN_STACK) {
+			fputs(" slaves holders", f);
+		}
+		fputc('\n', f);
+	}
+	assert_int_equal(fclose(f), 0);
+	return out;
+}
+
+/*
+ * A scan with some details reads those as the full scan does and leaves
+ * the others out, for every set of them, on every fixture machine and on
+ * a disk both read-only and removable (no fixture has one).
+ */
+static void test_scan_with(void **state)
+{
+	const char *fixtures = getenv("FIXTURES");
+	static const char *const machines[] = { "sas-jbod24", "nvme-server", "workstation",
+						"vm-virtio",  "xen-guest",   "host-virtio",
+						"mixed",      NULL };
+
+	assert_non_null(fixtures);
+	attr(HBA "/target2:0:5/2:0:5:0/block/sde", "ro", "1");
+	attr(HBA "/target2:0:5/2:0:5:0/block/sde", "removable", "1");
+	for (size_t mi = 0; mi < sizeof(machines) / sizeof(machines[0]); mi++) {
+		char dir[PATH_MAX];
+		struct da_ctx *ctx = NULL;
+		struct da_devlist *full = NULL;
+
+		if (machines[mi])
+			snprintf(dir, sizeof(dir), "%s/%s", fixtures, machines[mi]);
+		else
+			snprintf(dir, sizeof(dir), "%s", root);
+		assert_int_equal(da_ctx_new(dir, &ctx), 0);
+		assert_int_equal(da_devlist_scan(ctx, NULL, &full), 0);
+		for (unsigned int details = 0; details <= DA_SCAN_DETAILS; details++) {
+			struct da_devlist *lean = NULL;
+			char *want, *got;
+
+			assert_int_equal(da_devlist_scan_with(ctx, details, NULL, &lean), 0);
+			want = details_sig(full, details | SIG_TYPE, false);
+			got = details_sig(lean, details | SIG_TYPE, false);
+			if (strcmp(want, got) != 0)
+				fail_msg("%s, details %#x read\n%s\nnot\n%s", dir, details, got,
+					 want);
+			free(want);
+			free(got);
+			want = details_sig(lean, DA_SCAN_DETAILS & ~details, true);
+			got = details_sig(lean, DA_SCAN_DETAILS & ~details, false);
+			if (strcmp(want, got) != 0)
+				fail_msg("%s, details %#x: read more\n%s", dir, details, got);
+			free(want);
+			free(got);
+			da_devlist_free(lean);
+		}
+		da_devlist_free(full);
+		da_ctx_unref(ctx);
+	}
+	attr(HBA "/target2:0:5/2:0:5:0/block/sde", "ro", "0");
+	attr(HBA "/target2:0:5/2:0:5:0/block/sde", "removable", "0");
 }
 
 static void test_discovery(void **state)
@@ -390,10 +488,9 @@ static void test_scan_for(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_discovery),
-		cmocka_unit_test(test_matching),
-		cmocka_unit_test(test_broken_tree),
-		cmocka_unit_test(test_scan_for),
+		cmocka_unit_test(test_discovery),   cmocka_unit_test(test_matching),
+		cmocka_unit_test(test_broken_tree), cmocka_unit_test(test_scan_for),
+		cmocka_unit_test(test_scan_with),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -16,3 +16,8 @@ da list -o +DEVNODE,PATH
 da list -o NAME,BOGUS
 da list -J -P
 da list extra
+# A disk the hypervisor gives read-only (-drive readonly=on): RO says so,
+# whichever other columns are asked for.
+echo 1 >"$ROOT/sys/devices/pci0000:00/0000:00:02.0/virtio1/block/vda/ro"
+da list -o NAME,RO
+da list -r -o NAME,SIZE,RM,RO,MODEL
