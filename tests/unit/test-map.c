@@ -165,13 +165,39 @@ static struct da_devlist *scan(struct da_diag *diag)
 	return l;
 }
 
+static const char *const machines[] = { "sas-jbod24", "nvme-server", "workstation", "vm-virtio",
+					"xen-guest",  "host-virtio", "mixed" };
+#define NMACHINES (sizeof(machines) / sizeof(machines[0]))
+
 /*
- * The details (DA_SCAN_*) in @details of each device of @l, one line each;
- * with @blank, what a scan that did not read them has: nothing. The type
- * too with SIG_TYPE (an md device's is its level, read with DA_SCAN_STACK).
+ * The full scan of fixture machine @i (past the last: this test's own
+ * tree), its context in *@ctx and its root in @dir.
+ */
+static struct da_devlist *machine_scan(size_t i, char dir[PATH_MAX], struct da_ctx **ctx)
+{
+	const char *fixtures = getenv("FIXTURES");
+	struct da_devlist *full = NULL;
+
+	assert_non_null(fixtures);
+	if (i < NMACHINES)
+		snprintf(dir, PATH_MAX, "%s/%s", fixtures, machines[i]);
+	else
+		snprintf(dir, PATH_MAX, "%s", root);
+	assert_int_equal(da_ctx_new(dir, ctx), 0);
+	assert_int_equal(da_devlist_scan(*ctx, NULL, &full), 0);
+	return full;
+}
+
+/*
+ * Each device of @l, one line each: with map @m, what a rewriting tool
+ * sees of it (numbers, handles and names); the details (DA_SCAN_*) in
+ * @details, or with @blank what a scan that did not read them has:
+ * nothing. The type too with SIG_TYPE (an md device's is its level, read
+ * with DA_SCAN_STACK).
  */
 #define SIG_TYPE (1u << 31)
-static char *details_sig(const struct da_devlist *l, unsigned int details, bool blank)
+static char *signature(const struct da_devlist *l, const struct da_map *m, unsigned int details,
+		       bool blank)
 {
 	size_t size = 0;
 	char *out = NULL;
@@ -183,6 +209,14 @@ static char *details_sig(const struct da_devlist *l, unsigned int details, bool 
 		const char *n;
 
 		fprintf(f, "%s:", da_device_kname(d));
+		if (m) {
+			fprintf(f, " %u:%u part %u of %s hctl %s dm %s:", da_device_major(d),
+				da_device_minor(d), da_device_partno(d),
+				da_device_parent(d) ? da_device_kname(da_device_parent(d)) : "-",
+				da_device_hctl(d) ?: "-", da_device_dm_name(d) ?: "-");
+			for (size_t k = 0; (n = da_map_device_name(m, d, k)); k++)
+				fprintf(f, " %s", n);
+		}
 		if (details & DA_SCAN_SIZE)
 			fprintf(f, " size %" PRIu64, blank ? 0 : da_device_size(d));
 		if (details & DA_SCAN_MODEL)
@@ -216,39 +250,27 @@ static char *details_sig(const struct da_devlist *l, unsigned int details, bool 
  */
 static void test_scan_with(void **state)
 {
-	const char *fixtures = getenv("FIXTURES");
-	static const char *const machines[] = { "sas-jbod24", "nvme-server", "workstation",
-						"vm-virtio",  "xen-guest",   "host-virtio",
-						"mixed",      NULL };
-
-	assert_non_null(fixtures);
 	attr(HBA "/target2:0:5/2:0:5:0/block/sde", "ro", "1");
 	attr(HBA "/target2:0:5/2:0:5:0/block/sde", "removable", "1");
-	for (size_t mi = 0; mi < sizeof(machines) / sizeof(machines[0]); mi++) {
+	/* The fixture machines, then this test's own. */
+	for (size_t mi = 0; mi <= NMACHINES; mi++) {
 		char dir[PATH_MAX];
 		struct da_ctx *ctx = NULL;
-		struct da_devlist *full = NULL;
-
-		if (machines[mi])
-			snprintf(dir, sizeof(dir), "%s/%s", fixtures, machines[mi]);
-		else
-			snprintf(dir, sizeof(dir), "%s", root);
-		assert_int_equal(da_ctx_new(dir, &ctx), 0);
-		assert_int_equal(da_devlist_scan(ctx, NULL, &full), 0);
+		struct da_devlist *full = machine_scan(mi, dir, &ctx);
 		for (unsigned int details = 0; details <= DA_SCAN_DETAILS; details++) {
 			struct da_devlist *lean = NULL;
 			char *want, *got;
 
 			assert_int_equal(da_devlist_scan_with(ctx, details, NULL, &lean), 0);
-			want = details_sig(full, details | SIG_TYPE, false);
-			got = details_sig(lean, details | SIG_TYPE, false);
+			want = signature(full, NULL, details | SIG_TYPE, false);
+			got = signature(lean, NULL, details | SIG_TYPE, false);
 			if (strcmp(want, got) != 0)
 				fail_msg("%s, details %#x read\n%s\nnot\n%s", dir, details, got,
 					 want);
 			free(want);
 			free(got);
-			want = details_sig(lean, DA_SCAN_DETAILS & ~details, true);
-			got = details_sig(lean, DA_SCAN_DETAILS & ~details, false);
+			want = signature(lean, NULL, DA_SCAN_DETAILS & ~details, true);
+			got = signature(lean, NULL, DA_SCAN_DETAILS & ~details, false);
 			if (strcmp(want, got) != 0)
 				fail_msg("%s, details %#x: read more\n%s", dir, details, got);
 			free(want);
@@ -393,30 +415,6 @@ static void test_broken_tree(void **state)
 	assert_int_equal(da_ctx_new("/nonexistent-root", &ctx), -ENOENT);
 }
 
-/* What a rewriting tool sees of every device of @l through map @m, one line each. */
-static char *signature(const struct da_devlist *l, const struct da_map *m)
-{
-	size_t size = 0;
-	char *out = NULL;
-	FILE *f = open_memstream(&out, &size);
-
-	assert_non_null(f);
-	for (size_t i = 0; i < da_devlist_count(l); i++) {
-		const struct da_device *d = da_devlist_get(l, i);
-		const char *n;
-
-		fprintf(f, "%s %u:%u part %u of %s hctl %s dm %s:", da_device_kname(d),
-			da_device_major(d), da_device_minor(d), da_device_partno(d),
-			da_device_parent(d) ? da_device_kname(da_device_parent(d)) : "-",
-			da_device_hctl(d) ?: "-", da_device_dm_name(d) ?: "-");
-		for (size_t k = 0; (n = da_map_device_name(m, d, k)); k++)
-			fprintf(f, " %s", n);
-		fputc('\n', f);
-	}
-	assert_int_equal(fclose(f), 0);
-	return out;
-}
-
 /*
  * The lean scan of the rewriting tools names every device of every fixture
  * machine as the full scan does: for tables of each identity kind alone
@@ -425,20 +423,10 @@ static char *signature(const struct da_devlist *l, const struct da_map *m)
  */
 static void test_scan_for(void **state)
 {
-	const char *fixtures = getenv("FIXTURES");
-	static const char *const machines[] = { "sas-jbod24", "nvme-server", "workstation",
-						"vm-virtio",  "xen-guest",   "host-virtio",
-						"mixed" };
-
-	assert_non_null(fixtures);
-	for (size_t mi = 0; mi < sizeof(machines) / sizeof(machines[0]); mi++) {
+	for (size_t mi = 0; mi < NMACHINES; mi++) {
 		char dir[PATH_MAX];
 		struct da_ctx *ctx = NULL;
-		struct da_devlist *full = NULL;
-
-		snprintf(dir, sizeof(dir), "%s/%s", fixtures, machines[mi]);
-		assert_int_equal(da_ctx_new(dir, &ctx), 0);
-		assert_int_equal(da_devlist_scan(ctx, NULL, &full), 0);
+		struct da_devlist *full = machine_scan(mi, dir, &ctx);
 		/* kind == _DA_ID_MAX: every kind at once. */
 		for (int kind = 0; kind <= _DA_ID_MAX; kind++) {
 			struct da_table *t = NULL;
@@ -468,8 +456,8 @@ static void test_scan_for(void **state)
 			assert_int_equal(da_devlist_scan_for(ctx, t, NULL, &lean), 0);
 			assert_int_equal(da_map_new(t, full, &mf), 0);
 			assert_int_equal(da_map_new(t, lean, &ml), 0);
-			want = signature(full, mf);
-			got = signature(lean, ml);
+			want = signature(full, mf, 0, false);
+			got = signature(lean, ml, 0, false);
 			if (strcmp(want, got) != 0)
 				fail_msg("%s, kind %d: full scan\n%s\nlean scan\n%s", machines[mi],
 					 kind, want, got);
