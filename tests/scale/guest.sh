@@ -7,6 +7,7 @@
 #   COLDPLUG WHAT N S            a block coldplug (trigger + settle) took S seconds:
 #                                WHAT norules, floor (a helper that does nothing),
 #                                rules-first (the table new to the helper), rules
+#   EVENTS WHAT ACTION=N...      the udev events of that coldplug, by action
 #   LINKS N                      by-alias links after the coldplug with the rules
 #   RESULT PASS|FAIL <test>[: why]
 export PATH=/sbin:/bin:/usr/sbin:/usr/bin
@@ -15,14 +16,22 @@ rules=/lib/udev/rules.d/65-diskalias.rules
 why=""
 bad() { why="${why:+$why; }$*"; }
 now() { cut -d' ' -f1 /proc/uptime; }
-# coldplug LABEL: every block device's add event again, until udev is idle
+# coldplug LABEL: every block device's add event again, until udev is idle;
+# the events udev processed, by action (a disk whose kernel alias the rules
+# set or change has a change event too).
 coldplug() {
-	local t0 t1
+	local t0 t1 mon
+	udevadm monitor --udev --subsystem-match=block >/tmp/monitor.$1 2>&1 &
+	mon=$!
+	sleep 1
 	t0=$(now)
 	udevadm trigger --action=add --subsystem-match=block
 	udevadm settle --timeout=900 || bad "$1: udev did not settle in 900 s"
 	t1=$(now)
+	sleep 1
+	kill $mon
 	echo "COLDPLUG $1 $n $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
+	echo "EVENTS $1 $(awk '/^UDEV +\[/ { c[$3]++ } END { for (a in c) printf "%s=%d ", a, c[a] }' /tmp/monitor.$1)"
 }
 
 mv "$rules" /tmp/rules.off
