@@ -227,15 +227,13 @@ static char *signature(const struct da_devlist *l, const struct da_map *m, unsig
 			fprintf(f, " ro %d", !blank && da_device_readonly(d));
 		if ((details & DA_SCAN_STACK) && (details & SIG_TYPE))
 			fprintf(f, " type %s", da_device_type(d));
-		if ((details & DA_SCAN_STACK) && !blank) {
+		if (details & DA_SCAN_STACK) {
 			fputs(" slaves", f);
-			for (size_t k = 0; (n = da_device_slave(d, k)); k++)
+			for (size_t k = 0; !blank && (n = da_device_slave(d, k)); k++)
 				fprintf(f, " %s", n);
 			fputs(" holders", f);
-			for (size_t k = 0; (n = da_device_holder(d, k)); k++)
+			for (size_t k = 0; !blank && (n = da_device_holder(d, k)); k++)
 				fprintf(f, " %s", n);
-		} else if (details & DA_SCAN_STACK) {
-			fputs(" slaves holders", f);
 		}
 		fputc('\n', f);
 	}
@@ -257,6 +255,7 @@ static void test_scan_with(void **state)
 		char dir[PATH_MAX];
 		struct da_ctx *ctx = NULL;
 		struct da_devlist *full = machine_scan(mi, dir, &ctx);
+
 		for (unsigned int details = 0; details <= DA_SCAN_DETAILS; details++) {
 			struct da_devlist *lean = NULL;
 			char *want, *got;
