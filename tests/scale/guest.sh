@@ -49,17 +49,11 @@ $da list -r -n -o KNAME,TYPE,WWN | awk '$2 == "disk" && $3 != "" { printf "alias
 echo "TABLE $(wc -l </etc/diskalias.conf) aliases"
 coldplug norules-first
 coldplug norules
-# The floor: the same devices, a program that does nothing (what starting
-# any helper costs here, under TCG most of it).
+# The floor: the shipped rules with a program that does nothing in the
+# helper's place (what starting any helper costs here, under TCG most of it).
 floor=/lib/udev/rules.d/65-floor.rules
-cat >"$floor" <<'RULES'
-ACTION=="remove", GOTO="floor_end"
-SUBSYSTEM!="block", GOTO="floor_end"
-ENV{DEVTYPE}!="disk|partition", GOTO="floor_end"
-KERNEL=="ram*|zram*|loop*|fd*|sr*", GOTO="floor_end"
-IMPORT{program}="/bin/true"
-LABEL="floor_end"
-RULES
+sed 's|IMPORT{program}="[^"]*"|IMPORT{program}="/bin/true"|' /tmp/rules.off >"$floor"
+grep -q 'IMPORT{program}="/bin/true"' "$floor" || bad "no helper to replace in $rules"
 udevadm control --reload
 coldplug floor
 rm "$floor"
