@@ -103,7 +103,7 @@ static char *record_identity(const struct da_device *dev, const char *identity)
 
 int cmd_udev(struct tool *t, int argc, char **argv)
 {
-	const char *kname, *name, *action, *kalias;
+	const char *kname, *name, *marker, *kalias;
 	const struct da_alias *a;
 	struct da_device *dev;
 	struct strv refused = {}, keep = {};
@@ -176,11 +176,14 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 		if (strv_contains(&refused, name))
 			continue;
 		a = da_map_device_alias(t->map, dev, i);
-		action = getenv("ACTION");
+		marker = getenv("DISK_ALIAS_CHANGE");
 		kalias = getenv("ALIAS");
-		/* The change event of setting the kernel's alias: the kernel logged that one
-		 * itself. */
-		if (!(streq(action, "change") && streq(kalias, name))) {
+		/*
+		 * The kernel's announcement of the alias it was just given (only that
+		 * event carries the marker): the kernel logged that naming itself. Any
+		 * other event, a change asked for by hand included, is a naming.
+		 */
+		if (!(streq(marker, "1") && streq(kalias, name))) {
 			_cleanup_free_ char *id = record_identity(dev, da_alias_identity(a));
 
 			da_udev_record(t->ctx, kname, name, id ? id : da_alias_identity(a));

@@ -195,6 +195,14 @@ case ${TEST_PHASE:-1} in
 		[ "$(link_of bay03)" = "$k" ] || bad "bay03 -> '$(link_of bay03)' with the helper back, not $k"
 		got=$(cat "/sys/block/${k#/dev/}/alias")
 		[ "$got" = bay03 ] || bad "${k#/dev/}/alias is '$got' with the helper back, not bay03"
+		# A change asked for by hand, the alias already set (ALIAS=bay03 in
+		# the event), is a naming: one more line in the log, not none.
+		before=$(dmesg | grep -c "diskalias: ${k#/dev/} is bay03 (")
+		udevadm trigger --action=change "/sys/block/${k#/dev/}"
+		udevadm settle --timeout=60
+		after=$(dmesg | grep -c "diskalias: ${k#/dev/} is bay03 (")
+		[ "$after" = $((before + 1)) ] ||
+			bad "a change by hand left $((after - before)) records '${k#/dev/} is bay03' in the log, not 1"
 		result alias-event
 
 		# unset: udev clears the attribute.

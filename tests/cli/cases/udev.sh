@@ -36,7 +36,9 @@ ud sdf1 "${scsi[@]}" DEVTYPE=partition PARTN=1 DEVPATH=/devices/x/block/sdf/sdf1
 	"DEVLINKS=/dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_X-part1 /dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:3:0-part1"
 # Not in the table: nothing at all.
 ud sdg "${scsi[@]}" DEVTYPE=disk DEVPATH=/devices/x/block/sdg ID_WWN=0x5000000000000099
-# The change event of the kernel's own alias attribute is not logged twice.
+# The kernel's announcement of the alias it was given is not logged twice
+# (the kernel logged it); a change asked for by hand is a naming, logged.
+ud sdc "${scsi[@]}" ACTION=change ALIAS=bay07 DISK_ALIAS_CHANGE=1 DEVTYPE=disk ID_WWN=0x5000c500a1b2c3d4
 ud sdc "${scsi[@]}" ACTION=change ALIAS=bay07 DEVTYPE=disk ID_WWN=0x5000c500a1b2c3d4
 echo "--- the kernel log"
 cat "$ROOT/dev/kmsg"
