@@ -625,6 +625,15 @@ int da_rewriter_new_names(const struct da_rename *v, size_t n, enum da_rewrite_m
 			  da_rewrite_write_fn write, void *userdata, struct da_rewriter **ret_rw);
 void da_rewriter_free(struct da_rewriter *rw);
 /*
+ * A new rewriter with @rw's names and mode, writing through @write: the two
+ * share their tables, which nothing changes, and each has a stream of its
+ * own (empty), so each may be fed by its own thread at the same time (one
+ * rewriter is never fed by two threads at once). Either may be freed first.
+ * Returns 0 or -ENOMEM.
+ */
+int da_rewriter_clone(const struct da_rewriter *rw, da_rewrite_write_fn write, void *userdata,
+		      struct da_rewriter **ret_rw);
+/*
  * The rewriter da_rewriter_new() builds for table file @table_path and the
  * devices of @ctx, as the last da_rewriter_keep() left it in run/diskalias,
  * if nothing it was built from can have changed since: the devices (the

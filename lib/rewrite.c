@@ -94,6 +94,8 @@ struct da_rewriter {
 	/* A kept rewriter's file (rwcache.c): pool, slots and lengths point into it. */
 	void *image;
 	size_t image_len;
+	/* How many rewriters share the tables (da_rewriter_clone()): the last frees them. */
+	unsigned long *refs;
 	/*
 	 * By the name's first byte: the lengths of names (bare, bare_digit for
 	 * those ending in a digit: sdc1 is looked up whole only if some name
@@ -141,15 +143,19 @@ DA_EXPORT void da_rewriter_free(struct da_rewriter *rw)
 {
 	if (!rw)
 		return;
-	if (rw->image) {
-		munmap(rw->image, rw->image_len);
-	} else {
-		free(rw->pool);
-		free(rw->slots);
-		free(rw->bare.bits);
-		free(rw->bare_digit.bits);
-		free(rw->base.bits);
-		free(rw->ends.bits);
+	/* The last of a rewriter and its clones frees the tables. */
+	if (!rw->refs || __atomic_sub_fetch(rw->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		if (rw->image) {
+			munmap(rw->image, rw->image_len);
+		} else {
+			free(rw->pool);
+			free(rw->slots);
+			free(rw->bare.bits);
+			free(rw->bare_digit.bits);
+			free(rw->base.bits);
+			free(rw->ends.bits);
+		}
+		free(rw->refs);
 	}
 	free(rw->in);
 	free(rw->out);
@@ -656,11 +662,17 @@ static void init_classes(struct da_rewriter *rw)
 /* Make built rewriter @rw (freed on failure) ready for a stream. */
 static int stream_init(struct da_rewriter *rw, struct da_rewriter **ret_rw)
 {
+	if (!rw->refs) {
+		/* New tables, this rewriter's alone until it is cloned. */
+		rw->refs = malloc(sizeof(*rw->refs));
+		if (rw->refs)
+			*rw->refs = 1;
+	}
 	/* An undecided name, and as much again of what follows it. */
 	rw->in = malloc(2 * UNDECIDED_MAX(rw));
 	rw->tokend = malloc((UNDECIDED_MAX(rw) + 1) * sizeof(*rw->tokend));
 	rw->out = malloc(OUT_SIZE);
-	if (!rw->in || !rw->out || !rw->tokend) {
+	if (!rw->refs || !rw->in || !rw->out || !rw->tokend) {
 		da_rewriter_free(rw);
 		return -ENOMEM;
 	}
@@ -888,6 +900,29 @@ int rewriter_from_image(void *map, size_t map_len, size_t off, enum da_rewrite_m
 		return -EINVAL;
 	}
 	return stream_init(rw, ret_rw);
+}
+
+DA_EXPORT int da_rewriter_clone(const struct da_rewriter *rw, da_rewrite_write_fn write,
+				void *userdata, struct da_rewriter **ret_rw)
+{
+	struct da_rewriter *c = malloc(sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	/* The tables, shared; a stream of its own. */
+	*c = *rw;
+	c->write = write;
+	c->userdata = userdata;
+	c->in = c->out = NULL;
+	c->tokend = NULL;
+	c->inlen = c->outlen = 0;
+	c->iovcnt = 0;
+	c->tail = NULL;
+	c->prev_noleft = false;
+	c->count = 0;
+	c->err = 0;
+	__atomic_add_fetch(c->refs, 1, __ATOMIC_ACQ_REL);
+	return stream_init(c, ret_rw);
 }
 
 /* Write out the pieces gathered. They point into the text fed: done before a feed returns. */

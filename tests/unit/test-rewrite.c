@@ -228,19 +228,27 @@ static void test_tokens(void **state)
 		assert_int_equal(da_rewriter_new(m->map, cases[i].mode, NULL, NULL, &rw), 0);
 		/*
 		 * As it is (a short text is searched byte by byte), and between 5
-		 * and 40 blanks (then the 32-byte search finds the names).
+		 * and 40 blanks (then the 32-byte search finds the names); by the
+		 * rewriter, then by its clone, which outlives it.
 		 */
-		for (int pad = 0; pad <= 5; pad += 5) {
-			int tail = pad ? 40 : 0;
+		for (int k = 0; k < 4; k++) {
+			int pad = k % 2 ? 5 : 0, tail = pad ? 40 : 0, clone = k / 2;
+			struct da_rewriter *c = NULL;
 			char *in = NULL, *want = NULL;
+
+			if (k == 2) {
+				assert_int_equal(da_rewriter_clone(rw, NULL, NULL, &c), 0);
+				da_rewriter_free(rw);
+				rw = c;
+			}
 
 			assert_true(asprintf(&in, "%*s%s%*s", pad, "", cases[i].in, tail, "") > 0);
 			assert_true(asprintf(&want, "%*s%s%*s", pad, "", cases[i].out, tail, "") >
 				    0);
 			out = rewrite(rw, in, strlen(in), NULL);
 			if (strcmp(out, want) != 0)
-				fail_msg("mode %d: '%s'\n  gave '%s'\n  want '%s'", cases[i].mode,
-					 in, out, want);
+				fail_msg("mode %d%s: '%s'\n  gave '%s'\n  want '%s'", cases[i].mode,
+					 clone ? " (clone)" : "", in, out, want);
 			free(out);
 			free(in);
 			free(want);
