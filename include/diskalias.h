@@ -628,8 +628,8 @@ void da_rewriter_free(struct da_rewriter *rw);
  * A new rewriter with @rw's names and mode, writing through @write: the two
  * share their tables, which nothing changes, and each has a stream of its
  * own (empty), so each may be fed by its own thread at the same time (one
- * rewriter is never fed by two threads at once). Either may be freed first.
- * Returns 0 or -ENOMEM.
+ * rewriter is never fed by two threads at once, nor cloned while fed).
+ * Either may be freed first. Returns 0 or -ENOMEM.
  */
 int da_rewriter_clone(const struct da_rewriter *rw, da_rewrite_write_fn write, void *userdata,
 		      struct da_rewriter **ret_rw);
