@@ -40,7 +40,6 @@ same out.threads out.one "filter big"
 "$bin" filter --annotate big >out.threads
 cat big | "$bin" filter --annotate >out.one
 same out.threads out.one "filter --annotate big"
-"$bin" filter out.one >/dev/null
 "$bin" filter big | "$bin" filter --reverse big - >out.threads
 { cat big; "$bin" filter big; } | "$bin" filter --reverse >out.one
 same out.threads out.one "filter --reverse big -"
