@@ -125,6 +125,8 @@ struct da_rewriter {
 	 * The stream: an undecided name waits in @in. Output is a list of
 	 * pieces, written at the end of each feed: stretches of the text where
 	 * they are, short ones and replacements copied together into @out.
+	 * Everything from @in to the end is the stream's (and nothing above
+	 * changes once built): a clone starts with all of it zero.
 	 */
 	char *in, *out;
 	size_t inlen, outlen;
@@ -911,16 +913,10 @@ DA_EXPORT int da_rewriter_clone(const struct da_rewriter *rw, da_rewrite_write_f
 		return -ENOMEM;
 	/* The tables, shared; a stream of its own. */
 	*c = *rw;
+	memset((char *)c + offsetof(struct da_rewriter, in), 0,
+	       sizeof(*c) - offsetof(struct da_rewriter, in));
 	c->write = write;
 	c->userdata = userdata;
-	c->in = c->out = NULL;
-	c->tokend = NULL;
-	c->inlen = c->outlen = 0;
-	c->iovcnt = 0;
-	c->tail = NULL;
-	c->prev_noleft = false;
-	c->count = 0;
-	c->err = 0;
 	__atomic_add_fetch(c->refs, 1, __ATOMIC_ACQ_REL);
 	return stream_init(c, ret_rw);
 }
