@@ -51,6 +51,14 @@ struct par_worker {
 	char buf[READ_SIZE];
 };
 
+/* Write @len bytes of @buf as they are. */
+static int write_raw(int *out, const char *buf, size_t len)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+
+	return tool_write_fd(out, &iov, 1);
+}
+
 static void par_fail(struct par *p, int r, bool write)
 {
 	pthread_mutex_lock(&p->lock);
@@ -78,11 +86,10 @@ static int par_wait_turn(struct par_worker *w)
 /* Write what @w gathered, in its turn, and wait no more in this segment. */
 static int par_flush(struct par_worker *w)
 {
-	struct iovec iov = { .iov_base = w->out.buf, .iov_len = w->out.len };
 	int r = par_wait_turn(w);
 
 	if (r >= 0 && w->out.len)
-		r = tool_write_fd(w->p->out, &iov, 1);
+		r = write_raw(w->p->out, w->out.buf, w->out.len);
 	strbuf_reset(&w->out);
 	w->direct = true;
 	return r;
@@ -103,11 +110,11 @@ static int par_write(void *userdata, const struct iovec *iov, int iovcnt)
 	return r;
 }
 
-/* Read @len bytes at @off: -ENODATA when the file shrank meanwhile. */
-static int par_read(struct par_worker *w, off_t off, size_t len)
+/* Read @len bytes at @off of @fd into @buf: -ENODATA when the file shrank meanwhile. */
+static int read_at(int fd, char *buf, off_t off, size_t len)
 {
 	for (size_t got = 0; got < len;) {
-		ssize_t n = pread(w->p->fd, w->buf + got, len - got, off + got);
+		ssize_t n = pread(fd, buf + got, len - got, off + got);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -130,7 +137,7 @@ static int par_cut(struct par_worker *w, off_t x, off_t *ret)
 	for (off_t pos = x - 1; pos < p->end;) {
 		size_t len = p->end - pos < READ_SIZE ? p->end - pos : READ_SIZE;
 		const char *nl;
-		int r = par_read(w, pos, len);
+		int r = read_at(p->fd, w->buf, pos, len);
 
 		if (r < 0)
 			return r;
@@ -158,7 +165,7 @@ static int par_segment(struct par_worker *w, bool *ret_write)
 	for (off_t pos = from; r >= 0 && pos < to;) {
 		size_t len = to - pos < READ_SIZE ? to - pos : READ_SIZE;
 
-		r = par_read(w, pos, len);
+		r = read_at(p->fd, w->buf, pos, len);
 		if (r < 0)
 			break;
 		r = da_rewriter_feed(w->rw, w->buf, len);
@@ -271,10 +278,9 @@ static off_t last_line_end(int fd, char *buf, off_t start, off_t end)
 {
 	for (off_t pos = end; pos > start;) {
 		size_t len = pos - start < READ_SIZE ? pos - start : READ_SIZE;
-		ssize_t n = pread(fd, buf, len, pos - len);
 		const char *nl;
 
-		if (n != (ssize_t)len)
+		if (read_at(fd, buf, pos - len, len) < 0)
 			return start;
 		nl = memrchr(buf, '\n', len);
 		if (nl)
@@ -337,13 +343,13 @@ static int feed_fd(struct da_rewriter *rw, int fd, char *buf, bool line, bool *r
  */
 static int filter_fd(struct da_rewriter *rw, int fd, int *out, char *buf, bool *ret_write)
 {
-	size_t nthreads = par_threads();
+	size_t nthreads;
 	struct stat st;
 	off_t start, end;
 	int r;
 
-	if (nthreads < 2 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (start = lseek(fd, 0, SEEK_CUR)) < 0 || st.st_size - start < PAR_MIN)
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (start = lseek(fd, 0, SEEK_CUR)) < 0 ||
+	    st.st_size - start < PAR_MIN || (nthreads = par_threads()) < 2)
 		return feed_fd(rw, fd, buf, false, ret_write);
 	/*
 	 * The first line goes on from what came before (the last file's tail);
@@ -365,14 +371,6 @@ static int filter_fd(struct da_rewriter *rw, int fd, int *out, char *buf, bool *
 			return -errno;
 	}
 	return feed_fd(rw, fd, buf, false, ret_write);
-}
-
-/* Write @len bytes of @buf as they are. */
-static int write_raw(int *out, const char *buf, size_t len)
-{
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-
-	return tool_write_fd(out, &iov, 1);
 }
 
 /* Rewrite @text, a whole log, by the records it carries, boot by boot. Returns 0 or -errno. */
