@@ -108,7 +108,9 @@ def sysroot(root, n):
         blk = os.path.join(sdev, 'block', k)
         attrs(blk, {'dev': '%d:%d' % (major, minor), 'size': '7814037168', 'ro': '0',
                     'removable': '0', 'hidden': '0', 'diskseq': str(seq),
-                    'range': '16', 'ext_range': '256'})
+                    'range': '16', 'ext_range': '256',
+                    'uevent': 'MAJOR=%d\nMINOR=%d\nDEVNAME=%s\nDEVTYPE=disk\nDISKSEQ=%d' % (
+                        major, minor, k, seq)})
         link(blk + '/device', sdev)
         link(os.path.join(sys_, 'class/block', k), blk)
         link(os.path.join(sys_, 'block', k), blk)
@@ -132,7 +134,8 @@ def sysroot(root, n):
             part = os.path.join(blk, '%s%d' % (k, p))
             attrs(part, {'dev': '%d:%d' % (major, minor + p), 'partition': str(p),
                          'start': str(2048 if p == 1 else 1050624), 'size': '1048576',
-                         'ro': '0'})
+                         'ro': '0', 'uevent': 'MAJOR=%d\nMINOR=%d\nDEVNAME=%s%d\nDEVTYPE=partition\n'
+                         'PARTN=%d' % (major, minor + p, k, p, p)})
             link(os.path.join(sys_, 'class/block', '%s%d' % (k, p)), part)
             link(os.path.join(sys_, 'dev/block', '%d:%d' % (major, minor + p)), part)
             write(os.path.join(root, 'run/udev/data/b%d:%d' % (major, minor + p)), '\n'.join(

@@ -459,6 +459,46 @@ static int read_uint_attr(int dfd, const char *name, uint64_t *ret)
 }
 
 /*
+ * The numbers of the device open as @dfd and, for a partition, its number,
+ * from its uevent file: one read where "dev" and "partition" are two, a
+ * third of the calls for each of thousands of partitions. -ENOENT where
+ * the file is missing or says less (a recorded tree may have none): then
+ * the attributes are read.
+ */
+static int read_uevent(int dfd, struct da_device *d)
+{
+	_cleanup_free_ char *buf = read_attr_at(dfd, "uevent", false);
+	unsigned int major = 0, minor = 0, partno = 0;
+	bool have_major = false, have_minor = false, have_type = false, part = false;
+	char *line, *save = NULL;
+
+	if (!buf)
+		return -ENOENT;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "MAJOR=", 6) == 0)
+			have_major = parse_uint(line + 6, &major) == 0;
+		else if (strncmp(line, "MINOR=", 6) == 0)
+			have_minor = parse_uint(line + 6, &minor) == 0;
+		else if (strncmp(line, "PARTN=", 6) == 0 && parse_uint(line + 6, &partno) < 0)
+			return -ENOENT;
+		else if (strncmp(line, "DEVTYPE=", 8) == 0) {
+			have_type = true;
+			part = streq(line + 8, "partition");
+		}
+	}
+	if (!have_major || !have_minor || !have_type || (part && !partno))
+		return -ENOENT;
+	d->major = major;
+	d->minor = minor;
+	if (part) {
+		d->devtype = DA_DEV_PART;
+		d->partno = partno;
+		d->type = "part";
+	}
+	return 0;
+}
+
+/*
  * Read one device; @entry is its sys/class/block path. Returns 0, 1 when it
  * is to be skipped (hidden), or a negative errno with a warning in @diag.
  */
@@ -491,18 +531,27 @@ static int device_load(const struct da_ctx *ctx, const char *entry, const char *
 			    strerror(-r));
 		goto fail;
 	}
-	dev = read_attr_at(dfd, "dev", false);
-	if (!dev || sscanf(dev, "%u:%u", &d->major, &d->minor) != 2) {
-		r = -EINVAL;
-		da_diag_add(diag, d->syspath, 0, true, "skipped: no readable 'dev' attribute");
-		goto fail;
+	if (read_uevent(dfd, d) < 0) {
+		dev = read_attr_at(dfd, "dev", false);
+		if (!dev || sscanf(dev, "%u:%u", &d->major, &d->minor) != 2) {
+			r = -EINVAL;
+			da_diag_add(diag, d->syspath, 0, true,
+				    "skipped: no readable 'dev' attribute");
+			goto fail;
+		}
+		if (read_uint_attr(dfd, "partition", &v) == 0) {
+			d->devtype = DA_DEV_PART;
+			d->partno = v;
+			d->type = "part";
+		}
 	}
-	/* A partition has neither "hidden" nor "removable": they are its disk's (scan_sysfs()). */
-	if (read_uint_attr(dfd, "partition", &v) == 0) {
-		d->devtype = DA_DEV_PART;
-		d->partno = v;
-		d->type = "part";
-	} else if (read_uint_attr(dfd, "hidden", &v) == 0 && v) {
+	/*
+	 * A partition has neither "hidden" nor "removable": they are its disk's
+	 * (scan_sysfs()). Only NVMe hides disks (a multipath namespace's paths);
+	 * SCSI disks, by far the most, never: no lookup that cannot succeed.
+	 */
+	if (d->devtype == DA_DEV_DISK && !scsi_block_major(d->major) &&
+	    read_uint_attr(dfd, "hidden", &v) == 0 && v) {
 		device_free(d);
 		return 1;
 	}

@@ -73,12 +73,14 @@ made
 echo "# a scan with a problem: told every time, nothing kept"
 sed -i '$d' "$ROOT/etc/diskalias.d/spare.conf"
 dev=$(cat "$ROOT/sys/class/block/sdx/dev")
-rm "$ROOT/sys/class/block/sdx/dev"
+uev=$(cat "$ROOT/sys/class/block/sdx/uevent")
+rm "$ROOT/sys/class/block/sdx/dev" "$ROOT/sys/class/block/sdx/uevent"
 uevent
 f
 f
 made
 echo "$dev" >"$ROOT/sys/class/block/sdx/dev"
+echo "$uev" >"$ROOT/sys/class/block/sdx/uevent"
 echo "# name and resolve keep theirs and answer from them (A), but only what the map would answer alike"
 state A
 uevent

@@ -80,12 +80,14 @@ echo "# a scan with a problem leaves no snapshot: the problem is told every time
 rm -f "$snap"
 uevent
 dev=$(cat "$ROOT/sys/class/block/sdx/dev")
-rm "$ROOT/sys/class/block/sdx/dev"
+uev=$(cat "$ROOT/sys/class/block/sdx/uevent")
+rm "$ROOT/sys/class/block/sdx/dev" "$ROOT/sys/class/block/sdx/uevent"
 dn sdc
 dn sdc
 made
 echo "# filter makes one, resolve answers from it (B, though sysfs says A)"
 echo "$dev" >"$ROOT/sys/class/block/sdx/dev"
+echo "$uev" >"$ROOT/sys/class/block/sdx/uevent"
 uevent
 echo "sd 0:0:2:0: [sdc] error on sdc1, sdd" | da filter
 made
