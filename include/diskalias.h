@@ -111,6 +111,7 @@ enum da_ctx_file {
 	DA_FILE_MULTIPATH_CONF,	    /* etc/multipath.conf (import) */
 	DA_FILE_DEVICES,  /* run/diskalias/devices: the last scan's devices, while they stand */
 	DA_FILE_REWRITER, /* run/diskalias/rewriter: da_rewriter_keep() adds "-MODE" */
+	DA_FILE_BOOT_DIR, /* run/diskalias/boot: names for the coldplug, see da_udev_boot_env() */
 };
 
 /* The path of @file under the context's root. Caller frees; NULL without memory. */
@@ -741,6 +742,28 @@ int da_udev_log_problems(const struct da_ctx *ctx, const char *path, const struc
  */
 int da_udev_claim(const struct da_ctx *ctx, const struct da_device *dev, enum da_id_kind kind,
 		  const char *value, bool record, char ***ret_others, bool *ret_new);
+/*
+ * What udev's add event of disk @dev, from a sysfs scan, will bring the
+ * helper, told from sysfs before udev has seen the disk ("diskalias udev
+ * --boot", run before the coldplug): DEVTYPE, MAJOR, MINOR, DEVPATH,
+ * DISKSEQ and the WWN as scsi_id and ata_id give it (ID_WWN, the first 16
+ * hex digits of an NAA designator, and ID_WWN_WITH_EXTENSION, all of it),
+ * as "KEY=value" strings in *ret_env (NULL terminated; free with
+ * da_names_free()), and *ret_key, the name of its file in DA_FILE_BOOT_DIR:
+ * "DISKSEQ_IDWWN_IDWWNWITHEXTENSION". The rules import that file only when
+ * the event's own DISKSEQ, ID_WWN and ID_WWN_WITH_EXTENSION spell the same
+ * name: the same attach, seen by udev as it was told here; anything else
+ * runs the helper. Returns 1, 0 when it cannot be told (not a SCSI or ATA
+ * disk, no NAA WWN in sysfs, a kernel without diskseq), or -ENOMEM.
+ */
+int da_udev_boot_env(const struct da_ctx *ctx, const struct da_device *dev, char ***ret_env,
+		     char **ret_key);
+/*
+ * Remove DA_FILE_BOOT_DIR: what it says was true of the table, the claims
+ * and the disks when it was written, and one of them has changed (a new
+ * table, an identity found shared). Returns 0 or a negative errno.
+ */
+int da_udev_boot_forget(const struct da_ctx *ctx);
 /* True when udev runs on the context's machine (DA_FILE_UDEV_CONTROL exists). */
 bool da_udev_running(const struct da_ctx *ctx);
 /* Ask the kernel for a uevent (@action "change") of block device @kname, as udevadm trigger does. */

@@ -55,7 +55,7 @@ static void claim_name(enum da_id_kind kind, const char *value, char name[17])
 
 /* The disk sequence number of @kname (a partition's is its disk's), or 0 where the kernel has none.
  */
-static uint64_t read_diskseq(const struct da_ctx *ctx, const char *kname)
+uint64_t read_diskseq(const struct da_ctx *ctx, const char *kname)
 {
 	static const char *const where[] = { "", "../" };
 	unsigned long long v = 0;

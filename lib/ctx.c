@@ -172,6 +172,7 @@ DA_EXPORT char *da_ctx_path(const struct da_ctx *ctx, enum da_ctx_file file)
 		[DA_FILE_MULTIPATH_CONF] = "/etc/multipath.conf",
 		[DA_FILE_DEVICES] = "/run/diskalias/devices",
 		[DA_FILE_REWRITER] = "/run/diskalias/rewriter",
+		[DA_FILE_BOOT_DIR] = "/run/diskalias/boot",
 	};
 
 	if ((unsigned int)file >= ARRAY_SIZE(rel))

@@ -67,6 +67,9 @@ int slot_pcie_identities(struct da_device *d, int dfd, const struct strv *pcie);
 char *hctl_of(const char *dir);
 /* Whether disk @kname of @ctx is in bay @value (a slot identity): 1, 0, or -ENOMEM. */
 int slot_device_has(const struct da_ctx *ctx, const char *kname, const char *value);
+/* The disk sequence number of @kname (a partition's is its disk's), or 0 where the kernel has none.
+ */
+uint64_t read_diskseq(const struct da_ctx *ctx, const char *kname);
 
 /* A snapshot of the devices of a scan, valid while the machine's devices are as they were. */
 struct devcache_stamp {

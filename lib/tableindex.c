@@ -363,6 +363,8 @@ static void index_write(const struct da_ctx *ctx, const struct da_table *t, cons
 	if (buf)
 		replace_file_at(dfd, path_basename(index_path), buf, len, 0644, -1, -1, false);
 	close(dfd);
+	/* A new index is a new table: names told from the old one before the coldplug go. */
+	da_udev_boot_forget(ctx);
 }
 
 DA_EXPORT int da_table_load_indexed(const struct da_ctx *ctx, const char *path,

@@ -18,6 +18,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
+#include "device.h"
 #include "hashmap.h"
 #include "internal.h"
 
@@ -278,6 +279,90 @@ DA_EXPORT int da_udev_log_problems(const struct da_ctx *ctx, const char *path,
 		close(fd);
 	}
 	return r < 0 ? r : 1;
+}
+
+/* True when @s is @n lowercase hex digits, as scsi_id and ata_id print them. */
+static bool lower_hex(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && s[i]; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return i == n && !s[i];
+}
+
+DA_EXPORT int da_udev_boot_env(const struct da_ctx *ctx, const struct da_device *dev,
+			       char ***ret_env, char **ret_key)
+{
+	_cleanup_free_ char *top = da_ctx_sys(ctx, "devices"), *id_wwn = NULL;
+	const char *wwn = dev->wwn;
+	struct strv env = {};
+	unsigned long long seq;
+	size_t toplen;
+	int r = 0;
+
+	if (!top)
+		return -ENOMEM;
+	toplen = strlen(top);
+	/*
+	 * A disk behind a SCSI device (sd: SAS, SATA through libata, USB, virtio-scsi):
+	 * sysfs's wwid is the VPD page 0x83 designator scsi_id reads, and for ATA the
+	 * IDENTIFY WWN ata_id reads. NAA only: 16 hex digits (types 2, 3, 5) or 32
+	 * (type 6, whose last 16 are the vendor extension).
+	 */
+	if (dev->devtype != DA_DEV_DISK || !dev->hctl || !streq(dev->type, "disk") || !wwn ||
+	    strncmp(wwn, "0x", 2) != 0 || !(lower_hex(wwn + 2, 16) || lower_hex(wwn + 2, 32)) ||
+	    !dev->syspath || strncmp(dev->syspath, top, toplen) != 0 || dev->syspath[toplen] != '/')
+		return 0;
+	seq = read_diskseq(ctx, dev->kname);
+	if (!seq)
+		return 0;
+	id_wwn = strndup(wwn, 18);
+	if (!id_wwn)
+		return -ENOMEM;
+	r = strv_push(&env, "DEVTYPE=disk");
+	if (r >= 0)
+		r = strv_consume(&env, xasprintf("MAJOR=%u", dev->major));
+	if (r >= 0)
+		r = strv_consume(&env, xasprintf("MINOR=%u", dev->minor));
+	if (r >= 0)
+		r = strv_consume(&env, xasprintf("DEVPATH=/devices%s", dev->syspath + toplen));
+	if (r >= 0)
+		r = strv_consume(&env, xasprintf("DISKSEQ=%llu", seq));
+	if (r >= 0)
+		r = strv_consume(&env, xasprintf("ID_WWN=%s", id_wwn));
+	if (r >= 0)
+		r = strv_consume(&env, xasprintf("ID_WWN_WITH_EXTENSION=%s", wwn));
+	*ret_key = r >= 0 ? xasprintf("%llu_%s_%s", seq, id_wwn, wwn) : NULL;
+	if (!*ret_key) {
+		strv_free(&env);
+		return -ENOMEM;
+	}
+	*ret_env = env.v;
+	return 1;
+}
+
+DA_EXPORT int da_udev_boot_forget(const struct da_ctx *ctx)
+{
+	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_BOOT_DIR);
+	struct dirent *e;
+	DIR *dp;
+	int r = 0;
+
+	if (!dir)
+		return -ENOMEM;
+	dp = opendir(dir);
+	if (!dp)
+		return errno == ENOENT ? 0 : -errno;
+	while ((e = readdir(dp)))
+		if (!streq(e->d_name, ".") && !streq(e->d_name, "..") &&
+		    unlinkat(dirfd(dp), e->d_name, 0) < 0 && errno != ENOENT)
+			r = -errno;
+	closedir(dp);
+	if (rmdir(dir) < 0 && errno != ENOENT && r == 0)
+		r = -errno;
+	return r;
 }
 
 DA_EXPORT bool da_udev_running(const struct da_ctx *ctx)

@@ -5,9 +5,13 @@
  * table edits share with them: telling udev which devices changed.
  */
 #include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "hashmap.h"
 #include "tool.h"
 
 extern char **environ;
@@ -15,12 +19,19 @@ extern char **environ;
 static const char udev_usage[] =
 	"Usage:\n"
 	" diskalias udev <device>\n"
+	" diskalias udev --boot\n"
 	"\n"
 	"For udev rules (IMPORT{program}): print DISKALIAS=<primary alias>,\n"
 	"DISKALIAS_ALL=<every alias> and DISKALIAS_1=<alias>, DISKALIAS_2=... each\n"
 	"of the kernel device <device> (sdc, sdc1), found from the ID_* properties\n"
 	"udev passes in the environment; nothing when it has no alias. Writes the\n"
-	"record \"diskalias: sdc is bay07 (wwn:...)\" to the kernel log.\n";
+	"record \"diskalias: sdc is bay07 (wwn:...)\" to the kernel log.\n"
+	"\n"
+	"Options:\n"
+	"     --boot  before the coldplug (diskalias-boot.service): the same for every\n"
+	"             disk whose add event sysfs tells (a WWN, where the table binds\n"
+	"             only by wwn: and slot:), in run/diskalias/boot for the rules,\n"
+	"             so that no helper runs for it\n";
 
 /*
  * The names of @dev that an identity it shares with another present device
@@ -58,6 +69,8 @@ static int refuse_shared(struct tool *t, const struct da_device *dev, struct str
 		da_names_free(v);
 		if (n == 0)
 			continue;
+		/* Names told before the coldplug did not know of the other device. */
+		da_udev_boot_forget(t->ctx);
 		r = strv_push(refused, name);
 		text = xasprintf("%s is not named %s: %s is also on %s", da_device_kname(dev), name,
 				 da_alias_identity(a), others ? others : "?");
@@ -101,9 +114,29 @@ static char *record_identity(const struct da_device *dev, const char *identity)
 		    : strdup(identity);
 }
 
-int cmd_udev(struct tool *t, int argc, char **argv)
+/* The value of @key in @env ("KEY=value" strings), or NULL. */
+static const char *env_value(char **env, const char *key)
 {
-	const char *kname, *name, *marker, *kalias;
+	size_t n = strlen(key);
+
+	for (; env && *env; env++)
+		if (strncmp(*env, key, n) == 0 && (*env)[n] == '=')
+			return *env + n + 1;
+	return NULL;
+}
+
+/*
+ * What the helper does for kernel device @kname, udev's properties in
+ * @env: print its names to @out (DISKALIAS=...), none of an identity
+ * another device shares, and log the naming in the kernel log unless @env
+ * is the kernel's announcement of it. Fills t->list, t->table and t->map
+ * for this device; *@ret_refused says a name was refused (an identity
+ * found shared). Returns EXIT_OK or EXIT_FAIL (said).
+ */
+static int name_device(struct tool *t, const char *kname, char **env, FILE *out, bool *ret_refused)
+{
+	const char *name, *marker = env_value(env, "DISK_ALIAS_CHANGE"),
+			  *kalias = env_value(env, "ALIAS");
 	const struct da_alias *a;
 	struct da_device *dev;
 	struct strv refused = {}, keep = {};
@@ -111,18 +144,7 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 	char **names = NULL;
 	int r;
 
-	r = tool_options(t, argc, argv, udev_usage);
-	if (r >= 0)
-		return r;
-	if (argc - optind != 1)
-		return usage_error("udev", "expected one device");
-	kname = argv[optind];
-	if (strncmp(kname, "/dev/", 5) == 0)
-		kname += 5;
-	if (!*kname || strchr(kname, '/'))
-		return usage_error("udev", "'%s' is not a kernel device name (sdc, sdc1)",
-				   argv[optind]);
-	r = da_devlist_from_udev(kname, environ, &t->list);
+	r = da_devlist_from_udev(kname, env, &t->list);
 	if (r < 0) {
 		errmsg("%s: %s", kname, strerror(-r));
 		return EXIT_FAIL;
@@ -164,10 +186,10 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	if (keep.n) {
-		printf("DISKALIAS=%s\nDISKALIAS_ALL=%s\n", keep.v[0], all);
+		fprintf(out, "DISKALIAS=%s\nDISKALIAS_ALL=%s\n", keep.v[0], all);
 		/* One variable per name: the rules make a link of each. */
 		for (size_t i = 0; i < keep.n; i++)
-			printf("DISKALIAS_%zu=%s\n", i + 1, keep.v[i]);
+			fprintf(out, "DISKALIAS_%zu=%s\n", i + 1, keep.v[i]);
 	}
 	strv_free(&keep);
 	da_names_free(names);
@@ -176,8 +198,6 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 		if (strv_contains(&refused, name))
 			continue;
 		a = da_map_device_alias(t->map, dev, i);
-		marker = getenv("DISK_ALIAS_CHANGE");
-		kalias = getenv("ALIAS");
 		/*
 		 * The kernel's announcement of the alias it was just given (only that
 		 * event carries the marker): the kernel logged that naming itself. Any
@@ -190,8 +210,221 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 		}
 		break;
 	}
+	*ret_refused = refused.n > 0;
 	strv_free(&refused);
 	return EXIT_OK;
+}
+
+/* Forget the device named last: the next is looked up on its own, as by a helper of its own. */
+static void forget_device(struct tool *t)
+{
+	da_map_free(t->map);
+	da_devlist_free(t->list);
+	da_table_free(t->table);
+	da_diag_clear(&t->table_diag);
+	t->map = NULL;
+	t->list = NULL;
+	t->table = NULL;
+}
+
+/*
+ * The table binds every name by a WWN or a bay, both told from sysfs
+ * before udev runs: a line of another kind needs what only udev finds (a
+ * serial from the disk, a filesystem UUID, a by-id link), so no name can
+ * be told ahead. Returns the first such line's alias, or NULL.
+ */
+static const struct da_alias *udev_only_line(const struct da_table *table)
+{
+	for (size_t i = 0; i < da_table_count(table); i++) {
+		const struct da_alias *a = da_table_get(table, i);
+
+		if (da_alias_kind(a) != DA_ID_WWN && da_alias_kind(a) != DA_ID_SLOT)
+			return a;
+	}
+	return NULL;
+}
+
+/* The first 16 hex digits of the WWN of every disk of @list: a WWN that two disks share. */
+static int count_wwns(const struct da_devlist *list, struct hashmap *seen)
+{
+	for (size_t i = 0; i < da_devlist_count(list); i++) {
+		const struct da_device *d = da_devlist_get(list, i);
+		const char *w = da_device_wwn(d);
+		size_t n = w ? strnlen(w, 18) : 0;
+		uintptr_t c;
+
+		if (!n || da_device_devtype(d) != DA_DEV_DISK)
+			continue;
+		c = (uintptr_t)hashmap_getn(seen, w, n);
+		if (hashmap_putn(seen, w, n, (void *)(c + 1)) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Write the names of the disk of @env to DA_FILE_BOOT_DIR/@key (none is
+ * an answer too: no helper runs for it). Returns 2 when it has a name, 1
+ * when written without, 0 when left to the helper, or a negative errno.
+ */
+static int boot_disk(struct tool *t, int dfd, const char *kname, char **env, const char *key)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	bool refused = false;
+	int r;
+
+	if (!f) {
+		errmsg("out of memory");
+		return -ENOMEM;
+	}
+	r = name_device(t, kname, env, f, &refused);
+	if (fclose(f) != 0 && r == EXIT_OK) {
+		errmsg("out of memory");
+		r = EXIT_FAIL;
+	}
+	forget_device(t);
+	if (r != EXIT_OK)
+		return -EIO;
+	/* A name refused: the helper says why at the disk's own event, as always. */
+	if (refused)
+		return 0;
+	r = replace_file_at(dfd, key, buf, len, 0644, -1, -1, false);
+	if (r < 0) {
+		errmsg("%s: cannot write its names for udev: %s", kname, strerror(-r));
+		return r;
+	}
+	return len ? 2 : 1;
+}
+
+/*
+ * diskalias udev --boot: before the coldplug, the names of every present
+ * disk whose add event can be told from sysfs, each in a file the rules
+ * import instead of running the helper (da_udev_boot_env()).
+ */
+static int udev_boot(struct tool *t)
+{
+	_cleanup_free_ char *dir = NULL;
+	struct hashmap seen;
+	struct da_devlist *scan = NULL;
+	const struct da_alias *other;
+	size_t told = 0, named = 0, left = 0;
+	int dfd = -1, r;
+
+	if (tool_load(t, NEED_TABLE) < 0)
+		return EXIT_FAIL;
+	da_udev_log_problems(t->ctx, t->table_path, &t->table_diag);
+	/* Whatever is there is of another table or another boot. */
+	r = da_udev_boot_forget(t->ctx);
+	if (r < 0) {
+		errmsg("cannot remove the names of a previous run: %s", strerror(-r));
+		return EXIT_FAIL;
+	}
+	other = udev_only_line(t->table);
+	if (other) {
+		printf("boot: %s binds %s, which only udev finds: every disk is named at its own "
+		       "event\n",
+		       da_alias_name(other), da_alias_identity(other));
+		return EXIT_OK;
+	}
+	hashmap_init(&seen, true);
+	r = da_devlist_scan_for(t->ctx, t->table, NULL, &scan);
+	if (r >= 0)
+		r = count_wwns(scan, &seen);
+	/*
+	 * The index the helpers read, made now if it is missing or stale: making
+	 * it removes the names told from an older table, which must not be the
+	 * ones written below.
+	 */
+	if (r >= 0) {
+		struct da_table *indexed = NULL;
+		struct da_diag diag = {};
+
+		r = da_table_load_indexed(t->ctx, t->table_path, scan, DA_INDEX_WRITE, &diag,
+					  &indexed);
+		da_table_free(indexed);
+		da_diag_clear(&diag);
+	}
+	dir = r >= 0 ? da_ctx_path(t->ctx, DA_FILE_BOOT_DIR) : NULL;
+	if (r >= 0 && !dir)
+		r = -ENOMEM;
+	if (r >= 0)
+		r = dfd = open_private_dir(dir, true);
+	forget_device(t);
+	for (size_t i = 0; r >= 0 && i < da_devlist_count(scan); i++) {
+		const struct da_device *d = da_devlist_get(scan, i);
+		const char *w = da_device_wwn(d);
+		_cleanup_free_ char *key = NULL;
+		char **env = NULL;
+		int k;
+
+		if (da_device_devtype(d) != DA_DEV_DISK)
+			continue;
+		k = da_udev_boot_env(t->ctx, d, &env, &key);
+		if (k > 0 && (uintptr_t)hashmap_getn(&seen, w, strnlen(w, 18)) == 1)
+			k = boot_disk(t, dfd, da_device_kname(d), env, key);
+		else if (k > 0)
+			k = 0;
+		da_names_free(env);
+		if (k < 0)
+			r = k;
+		told += k > 0;
+		named += k > 1;
+		left += k == 0;
+	}
+	if (dfd >= 0)
+		close(dfd);
+	hashmap_free(&seen);
+	da_devlist_free(scan);
+	if (r < 0) {
+		if (r != -EIO)
+			errmsg("boot: %s", strerror(-r));
+		/* Half a set would do no harm (each file stands alone), but say it all or nothing. */
+		da_udev_boot_forget(t->ctx);
+		return EXIT_FAIL;
+	}
+	printf("boot: %zu disks told for the coldplug (%zu with a name), %zu left to the helper\n",
+	       told, named, left);
+	return EXIT_OK;
+}
+
+int cmd_udev(struct tool *t, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "boot", no_argument, NULL, 'B' },
+		GLOBAL_LONG_OPTS,
+		{},
+	};
+	const char *kname;
+	bool boot = false, refused;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
+		switch (c) {
+		case 'B':
+			boot = true;
+			break;
+		default:
+			r = tool_common_option(t, c, udev_usage);
+			if (r >= 0)
+				return r;
+		}
+	}
+	if (boot) {
+		if (optind != argc)
+			return usage_error("udev", "--boot takes no device");
+		return udev_boot(t);
+	}
+	if (argc - optind != 1)
+		return usage_error("udev", "expected one device");
+	kname = argv[optind];
+	if (strncmp(kname, "/dev/", 5) == 0)
+		kname += 5;
+	if (!*kname || strchr(kname, '/'))
+		return usage_error("udev", "'%s' is not a kernel device name (sdc, sdc1)",
+				   argv[optind]);
+	return name_device(t, kname, environ, stdout, &refused);
 }
 
 static void print_action(void *userdata, enum da_apply_action action, const char *name,
