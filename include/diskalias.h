@@ -743,18 +743,20 @@ int da_udev_log_problems(const struct da_ctx *ctx, const char *path, const struc
 int da_udev_claim(const struct da_ctx *ctx, const struct da_device *dev, enum da_id_kind kind,
 		  const char *value, bool record, char ***ret_others, bool *ret_new);
 /*
- * What udev's add event of disk @dev, from a sysfs scan, will bring the
- * helper, told from sysfs before udev has seen the disk ("diskalias udev
- * --boot", run before the coldplug): DEVTYPE, MAJOR, MINOR, DEVPATH,
- * DISKSEQ and the WWN as scsi_id and ata_id give it (ID_WWN, the first 16
- * hex digits of an NAA designator, and ID_WWN_WITH_EXTENSION, all of it),
- * as "KEY=value" strings in *ret_env (NULL terminated; free with
- * da_names_free()), and *ret_key, the name of its file in DA_FILE_BOOT_DIR:
- * "DISKSEQ_IDWWN_IDWWNWITHEXTENSION". The rules import that file only when
- * the event's own DISKSEQ, ID_WWN and ID_WWN_WITH_EXTENSION spell the same
- * name: the same attach, seen by udev as it was told here; anything else
- * runs the helper. Returns 1, 0 when it cannot be told (not a SCSI or ATA
- * disk, no NAA WWN in sysfs, a kernel without diskseq), or -ENOMEM.
+ * What udev's add event of disk or partition @dev, from a sysfs scan, will
+ * bring the helper, told from sysfs before udev has seen it ("diskalias
+ * udev --boot", run before the coldplug): DEVTYPE, PARTN, MAJOR, MINOR,
+ * DEVPATH, a disk's DISKSEQ and the disk's WWN as scsi_id and ata_id give
+ * it (ID_WWN, the first 16 hex digits of an NAA designator, and
+ * ID_WWN_WITH_EXTENSION, all of it), as "KEY=value" strings in *ret_env
+ * (NULL terminated; free with da_names_free()), and *ret_key, the name of
+ * its file in DA_FILE_BOOT_DIR: "DISKSEQ_IDWWN_IDWWNWITHEXTENSION", and
+ * "_pPARTN" after it for a partition (DISKSEQ its disk's). The rules import
+ * that file only when the event's own values spell the same name: the same
+ * attach, seen by udev as it was told here; anything else runs the helper.
+ * Returns 1, 0 when it cannot be told (not a SCSI or ATA disk or a
+ * partition of one, no NAA WWN in sysfs, a kernel without diskseq), or
+ * -ENOMEM.
  */
 int da_udev_boot_env(const struct da_ctx *ctx, const struct da_device *dev, char ***ret_env,
 		     char **ret_key);

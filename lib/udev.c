@@ -296,7 +296,9 @@ DA_EXPORT int da_udev_boot_env(const struct da_ctx *ctx, const struct da_device 
 			       char ***ret_env, char **ret_key)
 {
 	_cleanup_free_ char *top = da_ctx_sys(ctx, "devices"), *id_wwn = NULL;
-	const char *wwn = dev->wwn;
+	const struct da_device *disk = dev->devtype == DA_DEV_PART ? dev->parent : dev;
+	const char *wwn = disk ? disk->wwn : NULL;
+	bool part = dev != disk;
 	struct strv env = {};
 	unsigned long long seq;
 	size_t toplen;
@@ -306,35 +308,42 @@ DA_EXPORT int da_udev_boot_env(const struct da_ctx *ctx, const struct da_device 
 		return -ENOMEM;
 	toplen = strlen(top);
 	/*
-	 * A disk behind a SCSI device (sd: SAS, SATA through libata, USB, virtio-scsi):
-	 * sysfs's wwid is the VPD page 0x83 designator scsi_id reads, and for ATA the
-	 * IDENTIFY WWN ata_id reads. NAA only: 16 hex digits (types 2, 3, 5) or 32
-	 * (type 6, whose last 16 are the vendor extension).
+	 * A disk behind a SCSI device (sd: SAS, SATA through libata, USB, virtio-scsi), or
+	 * a partition of one: sysfs's wwid is the VPD page 0x83 designator scsi_id reads,
+	 * and for ATA the IDENTIFY WWN ata_id reads (a partition's ID_WWN is its disk's,
+	 * imported by the persistent-storage rules). NAA only: 16 hex digits (types 2, 3,
+	 * 5) or 32 (type 6, whose last 16 are the vendor extension).
 	 */
-	if (dev->devtype != DA_DEV_DISK || !dev->hctl || !streq(dev->type, "disk") || !wwn ||
-	    strncmp(wwn, "0x", 2) != 0 || !(lower_hex(wwn + 2, 16) || lower_hex(wwn + 2, 32)) ||
-	    !dev->syspath || strncmp(dev->syspath, top, toplen) != 0 || dev->syspath[toplen] != '/')
+	if (!disk || disk->devtype != DA_DEV_DISK || (part && !dev->partno) || !disk->hctl ||
+	    !streq(disk->type, "disk") || !wwn || strncmp(wwn, "0x", 2) != 0 ||
+	    !(lower_hex(wwn + 2, 16) || lower_hex(wwn + 2, 32)) || !dev->syspath ||
+	    strncmp(dev->syspath, top, toplen) != 0 || dev->syspath[toplen] != '/')
 		return 0;
-	seq = read_diskseq(ctx, dev->kname);
+	seq = read_diskseq(ctx, disk->kname);
 	if (!seq)
 		return 0;
 	id_wwn = strndup(wwn, 18);
 	if (!id_wwn)
 		return -ENOMEM;
-	r = strv_push(&env, "DEVTYPE=disk");
+	r = strv_push(&env, part ? "DEVTYPE=partition" : "DEVTYPE=disk");
+	if (r >= 0 && part)
+		r = strv_consume(&env, xasprintf("PARTN=%u", dev->partno));
 	if (r >= 0)
 		r = strv_consume(&env, xasprintf("MAJOR=%u", dev->major));
 	if (r >= 0)
 		r = strv_consume(&env, xasprintf("MINOR=%u", dev->minor));
 	if (r >= 0)
 		r = strv_consume(&env, xasprintf("DEVPATH=/devices%s", dev->syspath + toplen));
-	if (r >= 0)
+	/* The kernel sends a partition's event without it: the rules read its disk's. */
+	if (r >= 0 && !part)
 		r = strv_consume(&env, xasprintf("DISKSEQ=%llu", seq));
 	if (r >= 0)
 		r = strv_consume(&env, xasprintf("ID_WWN=%s", id_wwn));
 	if (r >= 0)
 		r = strv_consume(&env, xasprintf("ID_WWN_WITH_EXTENSION=%s", wwn));
-	*ret_key = r >= 0 ? xasprintf("%llu_%s_%s", seq, id_wwn, wwn) : NULL;
+	*ret_key = r < 0  ? NULL
+		   : part ? xasprintf("%llu_%s_%s_p%u", seq, id_wwn, wwn, dev->partno)
+			  : xasprintf("%llu_%s_%s", seq, id_wwn, wwn);
 	if (!*ret_key) {
 		strv_free(&env);
 		return -ENOMEM;
@@ -348,13 +357,22 @@ DA_EXPORT int da_udev_boot_forget(const struct da_ctx *ctx)
 	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_BOOT_DIR);
 	struct dirent *e;
 	DIR *dp;
-	int r = 0;
+	int fd, r = 0;
 
 	if (!dir)
 		return -ENOMEM;
-	dp = opendir(dir);
-	if (!dp)
+	/* Never through a link: what is planted there goes, not what it points at. */
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
+		return unlink(dir) < 0 && errno != ENOENT ? -errno : 0;
+	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
+	dp = fdopendir(fd);
+	if (!dp) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
 	while ((e = readdir(dp)))
 		if (!streq(e->d_name, ".") && !streq(e->d_name, "..") &&
 		    unlinkat(dirfd(dp), e->d_name, 0) < 0 && errno != ENOENT)

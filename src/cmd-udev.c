@@ -29,9 +29,9 @@ static const char udev_usage[] =
 	"\n"
 	"Options:\n"
 	"     --boot  before the coldplug (diskalias-boot.service): the same for every\n"
-	"             disk whose add event sysfs tells (a WWN, where the table binds\n"
-	"             only by wwn: and slot:), in run/diskalias/boot for the rules,\n"
-	"             so that no helper runs for it\n";
+	"             disk and partition whose add event sysfs tells (a WWN, where the\n"
+	"             table binds only by wwn: and slot:), in run/diskalias/boot for\n"
+	"             the rules, so that no helper runs for it\n";
 
 /*
  * The names of @dev that an identity it shares with another present device
@@ -131,9 +131,11 @@ static const char *env_value(char **env, const char *key)
  * another device shares, and log the naming in the kernel log unless @env
  * is the kernel's announcement of it. Fills t->list, t->table and t->map
  * for this device; *@ret_refused says a name was refused (an identity
- * found shared). Returns EXIT_OK or EXIT_FAIL (said).
+ * found shared). Its bay is read unless @no_slots (the table binds none).
+ * Returns EXIT_OK or EXIT_FAIL (said).
  */
-static int name_device(struct tool *t, const char *kname, char **env, FILE *out, bool *ret_refused)
+static int name_device(struct tool *t, const char *kname, char **env, FILE *out, bool no_slots,
+		       bool *ret_refused)
 {
 	const char *name, *marker = env_value(env, "DISK_ALIAS_CHANGE"),
 			  *kalias = env_value(env, "ALIAS");
@@ -156,7 +158,7 @@ static int name_device(struct tool *t, const char *kname, char **env, FILE *out,
 	 */
 	/* Its bay: an SES slot or PCIe slot is no udev property. */
 	r = tool_load(t, 0);
-	if (r >= 0 && da_devlist_read_slots(t->ctx, t->list) < 0)
+	if (r >= 0 && !no_slots && da_devlist_read_slots(t->ctx, t->list) < 0)
 		r = -1;
 	if (r >= 0)
 		r = tool_load(t, NEED_TABLE_INDEXED);
@@ -231,13 +233,16 @@ static void forget_device(struct tool *t)
  * The table binds every name by a WWN or a bay, both told from sysfs
  * before udev runs: a line of another kind needs what only udev finds (a
  * serial from the disk, a filesystem UUID, a by-id link), so no name can
- * be told ahead. Returns the first such line's alias, or NULL.
+ * be told ahead. Returns the first such line's alias, or NULL;
+ * *@ret_slots says whether a line before it binds a bay.
  */
-static const struct da_alias *udev_only_line(const struct da_table *table)
+static const struct da_alias *udev_only_line(const struct da_table *table, bool *ret_slots)
 {
+	*ret_slots = false;
 	for (size_t i = 0; i < da_table_count(table); i++) {
 		const struct da_alias *a = da_table_get(table, i);
 
+		*ret_slots |= da_alias_kind(a) == DA_ID_SLOT;
 		if (da_alias_kind(a) != DA_ID_WWN && da_alias_kind(a) != DA_ID_SLOT)
 			return a;
 	}
@@ -267,7 +272,8 @@ static int count_wwns(const struct da_devlist *list, struct hashmap *seen)
  * an answer too: no helper runs for it). Returns 2 when it has a name, 1
  * when written without, 0 when left to the helper, or a negative errno.
  */
-static int boot_disk(struct tool *t, int dfd, const char *kname, char **env, const char *key)
+static int boot_disk(struct tool *t, int dfd, const char *kname, char **env, const char *key,
+		     bool no_slots)
 {
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0;
@@ -279,7 +285,7 @@ static int boot_disk(struct tool *t, int dfd, const char *kname, char **env, con
 		errmsg("out of memory");
 		return -ENOMEM;
 	}
-	r = name_device(t, kname, env, f, &refused);
+	r = name_device(t, kname, env, f, no_slots, &refused);
 	if (fclose(f) != 0 && r == EXIT_OK) {
 		errmsg("out of memory");
 		r = EXIT_FAIL;
@@ -309,6 +315,8 @@ static int udev_boot(struct tool *t)
 	struct hashmap seen;
 	struct da_devlist *scan = NULL;
 	const struct da_alias *other;
+	struct da_diag diag = {};
+	bool slots, no_slots;
 	size_t told = 0, named = 0, left = 0;
 	int dfd = -1, r;
 
@@ -321,7 +329,8 @@ static int udev_boot(struct tool *t)
 		errmsg("cannot remove the names of a previous run: %s", strerror(-r));
 		return EXIT_FAIL;
 	}
-	other = udev_only_line(t->table);
+	other = udev_only_line(t->table, &slots);
+	no_slots = !slots;
 	if (other) {
 		printf("boot: %s binds %s, which only udev finds: every disk is named at its own "
 		       "event\n",
@@ -329,7 +338,10 @@ static int udev_boot(struct tool *t)
 		return EXIT_OK;
 	}
 	hashmap_init(&seen, true);
-	r = da_devlist_scan_for(t->ctx, t->table, NULL, &scan);
+	r = da_devlist_scan_for(t->ctx, t->table, &diag, &scan);
+	/* A device sysfs does not show whole is not told: its helper says why. */
+	print_diag(&diag);
+	da_diag_clear(&diag);
 	if (r >= 0)
 		r = count_wwns(scan, &seen);
 	/*
@@ -339,8 +351,8 @@ static int udev_boot(struct tool *t)
 	 */
 	if (r >= 0) {
 		struct da_table *indexed = NULL;
-		struct da_diag diag = {};
 
+		/* Its problems were said when the table was read above. */
 		r = da_table_load_indexed(t->ctx, t->table_path, scan, DA_INDEX_WRITE, &diag,
 					  &indexed);
 		da_table_free(indexed);
@@ -349,21 +361,25 @@ static int udev_boot(struct tool *t)
 	dir = r >= 0 ? da_ctx_path(t->ctx, DA_FILE_BOOT_DIR) : NULL;
 	if (r >= 0 && !dir)
 		r = -ENOMEM;
-	if (r >= 0)
+	if (r >= 0) {
 		r = dfd = open_private_dir(dir, true);
+		if (r < 0) {
+			errmsg("%s: %s", dir, strerror(-r));
+			r = -EIO;
+		}
+	}
 	forget_device(t);
 	for (size_t i = 0; r >= 0 && i < da_devlist_count(scan); i++) {
 		const struct da_device *d = da_devlist_get(scan, i);
-		const char *w = da_device_wwn(d);
+		const struct da_device *disk = da_device_parent(d) ? da_device_parent(d) : d;
+		const char *w = da_device_wwn(disk);
 		_cleanup_free_ char *key = NULL;
 		char **env = NULL;
 		int k;
 
-		if (da_device_devtype(d) != DA_DEV_DISK)
-			continue;
 		k = da_udev_boot_env(t->ctx, d, &env, &key);
 		if (k > 0 && (uintptr_t)hashmap_getn(&seen, w, strnlen(w, 18)) == 1)
-			k = boot_disk(t, dfd, da_device_kname(d), env, key);
+			k = boot_disk(t, dfd, da_device_kname(d), env, key, no_slots);
 		else if (k > 0)
 			k = 0;
 		da_names_free(env);
@@ -384,7 +400,8 @@ static int udev_boot(struct tool *t)
 		da_udev_boot_forget(t->ctx);
 		return EXIT_FAIL;
 	}
-	printf("boot: %zu disks told for the coldplug (%zu with a name), %zu left to the helper\n",
+	printf("boot: %zu disks and partitions told for the coldplug (%zu with a name), %zu left "
+	       "to the helper\n",
 	       told, named, left);
 	return EXIT_OK;
 }
@@ -424,7 +441,7 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 	if (!*kname || strchr(kname, '/'))
 		return usage_error("udev", "'%s' is not a kernel device name (sdc, sdc1)",
 				   argv[optind]);
-	return name_device(t, kname, environ, stdout, &refused);
+	return name_device(t, kname, environ, stdout, false, &refused);
 }
 
 static void print_action(void *userdata, enum da_apply_action action, const char *name,

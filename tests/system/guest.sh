@@ -317,6 +317,57 @@ case ${TEST_PHASE:-1} in
 		echo "# round $i: uevents $seq0 -> $(cat /sys/kernel/uevent_seqnum), $k is a new disk, named: $(echo "$got" | tr '\n' ' ')"
 	done
 	result snapshot-churn
+
+	# Test 10: names told before the coldplug (diskalias-boot.service). A
+	# table binding the five SCSI disks by WWN only, /run/diskalias empty as
+	# at boot: `udev --boot` tells them, and a coldplug of add events imports
+	# their names and their partitions' without running the helper for
+	# them (a wrapper in its place counts its runs); links, kernel aliases
+	# and the log's records are as the helper makes them. Devices it cannot
+	# tell (NVMe, virtio) still run the helper.
+	cp /etc/diskalias.conf /tmp/good.conf
+	$da list -r -n -o KNAME,TYPE,WWN | awk '$2 == "disk" && $1 ~ /^sd/ && $3 ~ /^0x/ { print $1, $3 }' >/tmp/wwns
+	: >/etc/diskalias.conf
+	for id in scsi-a scsi-b scsi-c scsi-d scsi-e; do
+		k=$(node_of $id) || { bad "no disk $id"; continue; }
+		w=$(awk -v k="${k#/dev/}" '$1 == k { print $2 }' /tmp/wwns)
+		echo "alias boot-$id wwn:$w" >>/etc/diskalias.conf
+	done
+	rm -rf /run/diskalias
+	mv /lib/udev/diskalias /tmp/helper
+	printf '#!/bin/sh\necho "$1" >>/tmp/helper-runs\nexec /tmp/helper "$@"\n' >/lib/udev/diskalias
+	chmod +x /lib/udev/diskalias
+	: >/tmp/helper-runs
+	out=$($da udev --boot 2>&1) || bad "udev --boot failed: $out"
+	echo "# $out"
+	ls /run/diskalias/boot | sed 's/^/# boot file /'
+	udevadm trigger --action=add --subsystem-match=block
+	udevadm settle --timeout=120
+	for id in scsi-a scsi-b scsi-c scsi-d scsi-e; do
+		k=$(node_of $id) && k=${k#/dev/} || continue
+		grep -qx "$k" /tmp/helper-runs && bad "the helper ran for $k ($id) after udev --boot"
+		check_alias boot-$id $id
+		if [ -e "/sys/block/$k/alias" ]; then
+			got=$(cat "/sys/block/$k/alias")
+			[ "$got" = boot-$id ] || bad "$k/alias is '$got', not boot-$id"
+		fi
+		n=$(dmesg | grep -c "diskalias: $k is boot-$id (")
+		[ "$n" = 1 ] || bad "$n kernel log records '$k is boot-$id', not 1"
+	done
+	a=$(node_of scsi-a)
+	for p in 1 2; do
+		grep -qx "${a#/dev/}$p" /tmp/helper-runs && bad "the helper ran for the partition ${a#/dev/}$p"
+		[ "$(link_of boot-scsi-ap$p)" = "${a}$p" ] || bad "boot-scsi-ap$p -> '$(link_of boot-scsi-ap$p)', not ${a}$p"
+	done
+	v=$(node_of virtio)
+	grep -qx "${v#/dev/}" /tmp/helper-runs || bad "the helper did not run for ${v#/dev/}, which udev --boot cannot tell"
+	echo "# helper runs: $(sort /tmp/helper-runs | tr '\n' ' ')"
+	mv /tmp/helper /lib/udev/diskalias
+	cp /tmp/good.conf /etc/diskalias.conf
+	udevadm trigger --action=change --subsystem-match=block
+	udevadm settle --timeout=120
+	[ -e /run/diskalias/boot ] && bad "the names told before the coldplug outlived a new table"
+	result boot-names
 	;;
 3)
 	# Test 9: NVMe drives in PCIe slots (q35 pcie-root-port, real pciehp):

@@ -3,7 +3,7 @@
 # rules import by DISKSEQ, ID_WWN and ID_WWN_WITH_EXTENSION; one kernel log
 # record each; a WWN two disks share, a table needing udev, a kernel
 # without diskseq, and a new table leave it all to the helper.
-fixture sas-chain
+fixture sas-jbod24
 seq=100
 for b in "$ROOT"/sys/class/block/sd*; do
 	[ -e "$b/partition" ] || echo $((seq++)) >"$b/diskseq"
@@ -11,52 +11,70 @@ done
 : >"$ROOT/dev/kmsg"
 boot="$ROOT/run/diskalias/boot"
 da set a1 sda
-da set a2 sdb
+da set a2 sdc
 da set --by slot a3 sdd
-da set b12 sdu --by slot
-printf 'alias spare wwn:0x5000cca264a1ffff\n' >>"$ROOT/etc/diskalias.conf"
+da set sata sdy
+printf 'alias spare wwn:0x5000c500a1b2ffff\n' >>"$ROOT/etc/diskalias.conf"
 da udev --boot
 ls "$boot" | head -n 4
 echo "files: $(ls "$boot" | wc -l)"
-for k in sda sdd sdu sdc; do
-	f=$(ls "$boot" | grep "^$(cat "$ROOT/sys/class/block/$k/diskseq")_")
-	echo "# $k: $f"
-	cat "$boot/$f"
+for k in sda sdc sdd sdy sdb; do
+	for f in $(ls "$boot" | grep "^$(cat "$ROOT/sys/class/block/$k/diskseq")_"); do
+		echo "# $k: $f"
+		cat "$boot/$f"
+	done
 done
-echo "# the kernel log: one record a named disk"
+echo "# the kernel log: one record a named disk or partition"
 cat "$ROOT/dev/kmsg"
 
 echo "# each file says what the helper prints given the event its name spells"
 : >"$ROOT/dev/kmsg"
 same=0 differ=0
 for f in $(ls "$boot"); do
-	IFS=_ read -r s w x <<<"$f"
+	base=${f%_p*} part=
+	[ "$base" = "$f" ] || part=${f##*_p}
+	IFS=_ read -r s w x <<<"$base"
 	k=$(grep -l "^$s\$" "$ROOT"/sys/class/block/sd*/diskseq | sed 's|.*/block/||; s|/diskseq||')
 	p=$(readlink -f "$ROOT/sys/class/block/$k")
-	out=$(env -i DISKALIAS_SYSROOT="$ROOT" ACTION=add DEVTYPE=disk DISKSEQ="$s" ID_WWN="$w" \
-		ID_WWN_WITH_EXTENSION="$x" MAJOR="$(cut -d: -f1 "$p/dev")" MINOR="$(cut -d: -f2 "$p/dev")" \
-		DEVPATH="${p#"$ROOT"/sys}" "$bin" udev "$k")
+	set -- DEVTYPE=disk DISKSEQ="$s"
+	if [ -n "$part" ]; then
+		for q in "$p/$k"*; do [ "$(cat "$q/partition")" = "$part" ] && p=$q; done
+		k=${p##*/}
+		set -- DEVTYPE=partition PARTN="$part"
+	fi
+	out=$(env -i DISKALIAS_SYSROOT="$ROOT" ACTION=add "$@" ID_WWN="$w" ID_WWN_WITH_EXTENSION="$x" \
+		MAJOR="$(cut -d: -f1 "$p/dev")" MINOR="$(cut -d: -f2 "$p/dev")" DEVPATH="${p#"$ROOT"/sys}" \
+		"$bin" udev "$k")
 	if [ "$out" = "$(cat "$boot/$f")" ]; then same=$((same + 1)); else differ=$((differ + 1)); echo "DIFFERENT: $k"; fi
 done
 echo "same: $same, different: $differ"
 
 echo "# the helper refuses a WWN found on a second disk: what was told before the coldplug goes"
 da udev --boot >/dev/null
-echo "naa.5000cca264a10000" >"$ROOT/sys/class/block/sdc/device/wwid"
-env -i DISKALIAS_SYSROOT="$ROOT" DEVTYPE=disk MAJOR=8 MINOR=32 ID_WWN=0x5000cca264a10000 \
-	ID_WWN_WITH_EXTENSION=0x5000cca264a10000 "$bin" udev sdc
+w=$(sed 's/naa./0x/' "$ROOT/sys/class/block/sda/device/wwid")
+echo "naa.${w#0x}" >"$ROOT/sys/class/block/sdb/device/wwid"
+env -i DISKALIAS_SYSROOT="$ROOT" DEVTYPE=disk MAJOR=8 MINOR=16 ID_WWN=$w ID_WWN_WITH_EXTENSION=$w "$bin" udev sdb
 echo "files: $(ls "$boot" 2>/dev/null | wc -l)"
 echo "# and a boot run leaves both disks of the WWN to the helper"
 da udev --boot
-ls "$boot" | grep -c "_0x5000cca264a10000_" || true
-echo "naa.5000cca264a10002" >"$ROOT/sys/class/block/sdc/device/wwid"
+ls "$boot" | grep -c "_${w}_" || true
+echo "naa.5000c500a1b2c3e5" >"$ROOT/sys/class/block/sdb/device/wwid"
 
 echo "# a new table: the helper's first call makes a new index and the files go"
 da udev --boot >/dev/null
 da set a5 sdf
-env -i DISKALIAS_SYSROOT="$ROOT" DEVTYPE=disk MAJOR=8 MINOR=80 ID_WWN=0x5000cca264a10005 \
-	ID_WWN_WITH_EXTENSION=0x5000cca264a10005 "$bin" udev sdf
+w=$(sed 's/naa./0x/' "$ROOT/sys/class/block/sdf/device/wwid")
+env -i DISKALIAS_SYSROOT="$ROOT" DEVTYPE=disk MAJOR=8 MINOR=80 ID_WWN=$w ID_WWN_WITH_EXTENSION=$w "$bin" udev sdf
 echo "files: $(ls "$boot" 2>/dev/null | wc -l)"
+
+echo "# a link planted in its place: removed, not followed"
+mkdir -p "$PWD/elsewhere"
+echo keep >"$PWD/elsewhere/file"
+rm -rf "$boot"
+ln -s "$PWD/elsewhere" "$boot"
+da udev --boot
+test -L "$boot" && echo "still a link" || echo "files: $(ls "$boot" | wc -l)"
+echo "elsewhere: $(cat "$PWD/elsewhere/file")"
 
 echo "# a disk without diskseq (a kernel before 5.15) is left to the helper"
 rm "$ROOT/sys/class/block/sdb/diskseq"
