@@ -81,7 +81,7 @@ echo "LINKS $links"
 # boot; the helper is counted by a wrapper in its place.
 rm -rf /run/diskalias
 mv /lib/udev/diskalias /tmp/helper
-printf '#!/bin/sh\necho "$1" >>/tmp/helper-runs\nexec /tmp/helper "$@"\n' >/lib/udev/diskalias
+printf '#!/bin/sh\necho "$2" >>/tmp/helper-runs\nexec /tmp/helper "$@"\n' >/lib/udev/diskalias
 chmod +x /lib/udev/diskalias
 : >/tmp/helper-runs
 t0=$(now)

@@ -335,7 +335,7 @@ case ${TEST_PHASE:-1} in
 	done
 	rm -rf /run/diskalias
 	mv /lib/udev/diskalias /tmp/helper
-	printf '#!/bin/sh\necho "$1" >>/tmp/helper-runs\nexec /tmp/helper "$@"\n' >/lib/udev/diskalias
+	printf '#!/bin/sh\necho "$2" >>/tmp/helper-runs\nexec /tmp/helper "$@"\n' >/lib/udev/diskalias
 	chmod +x /lib/udev/diskalias
 	: >/tmp/helper-runs
 	out=$($da udev --boot 2>&1) || bad "udev --boot failed: $out"
@@ -357,11 +357,14 @@ case ${TEST_PHASE:-1} in
 	a=$(node_of scsi-a)
 	for p in 1 2; do
 		grep -qx "${a#/dev/}$p" /tmp/helper-runs && bad "the helper ran for the partition ${a#/dev/}$p"
-		[ "$(link_of boot-scsi-ap$p)" = "${a}$p" ] || bad "boot-scsi-ap$p -> '$(link_of boot-scsi-ap$p)', not ${a}$p"
+		[ "$(link_of boot-scsi-a$p)" = "${a}$p" ] || bad "boot-scsi-a$p -> '$(link_of boot-scsi-a$p)', not ${a}$p"
 	done
 	v=$(node_of virtio)
 	grep -qx "${v#/dev/}" /tmp/helper-runs || bad "the helper did not run for ${v#/dev/}, which udev --boot cannot tell"
 	echo "# helper runs: $(sort /tmp/helper-runs | tr '\n' ' ')"
+	for p in 1 2; do
+		echo "# ${a#/dev/}$p: $(udevadm info -q property -n "${a}$p" | grep -E '^(DISKALIAS|ID_WWN|PARTN)' | tr '\n' ' ')"
+	done
 	mv /tmp/helper /lib/udev/diskalias
 	cp /tmp/good.conf /etc/diskalias.conf
 	udevadm trigger --action=change --subsystem-match=block
