@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -114,31 +115,20 @@ static char *record_identity(const struct da_device *dev, const char *identity)
 		    : strdup(identity);
 }
 
-/* The value of @key in @env ("KEY=value" strings), or NULL. */
-static const char *env_value(char **env, const char *key)
-{
-	size_t n = strlen(key);
-
-	for (; env && *env; env++)
-		if (strncmp(*env, key, n) == 0 && (*env)[n] == '=')
-			return *env + n + 1;
-	return NULL;
-}
-
 /*
  * What the helper does for kernel device @kname, udev's properties in
  * @env: print its names to @out (DISKALIAS=...), none of an identity
- * another device shares, and log the naming in the kernel log unless @env
- * is the kernel's announcement of it. Fills t->list, t->table and t->map
+ * another device shares, and log the naming in the kernel log unless the
+ * event is the kernel's announcement of it (@marker is its
+ * DISK_ALIAS_CHANGE, @kalias its ALIAS). Fills t->list, t->table and t->map
  * for this device; *@ret_refused says a name was refused (an identity
  * found shared). Its bay is read unless @no_slots (the table binds none).
  * Returns EXIT_OK or EXIT_FAIL (said).
  */
-static int name_device(struct tool *t, const char *kname, char **env, FILE *out, bool no_slots,
-		       bool *ret_refused)
+static int name_device(struct tool *t, const char *kname, char **env, const char *marker,
+		       const char *kalias, FILE *out, bool no_slots, bool *ret_refused)
 {
-	const char *name, *marker = env_value(env, "DISK_ALIAS_CHANGE"),
-			  *kalias = env_value(env, "ALIAS");
+	const char *name;
 	const struct da_alias *a;
 	struct da_device *dev;
 	struct strv refused = {}, keep = {};
@@ -285,7 +275,7 @@ static int boot_disk(struct tool *t, int dfd, const char *kname, char **env, con
 		errmsg("out of memory");
 		return -ENOMEM;
 	}
-	r = name_device(t, kname, env, f, no_slots, &refused);
+	r = name_device(t, kname, env, NULL, NULL, f, no_slots, &refused);
 	if (fclose(f) != 0 && r == EXIT_OK) {
 		errmsg("out of memory");
 		r = EXIT_FAIL;
@@ -441,7 +431,8 @@ int cmd_udev(struct tool *t, int argc, char **argv)
 	if (!*kname || strchr(kname, '/'))
 		return usage_error("udev", "'%s' is not a kernel device name (sdc, sdc1)",
 				   argv[optind]);
-	return name_device(t, kname, environ, stdout, false, &refused);
+	return name_device(t, kname, environ, getenv("DISK_ALIAS_CHANGE"), getenv("ALIAS"), stdout,
+			   false, &refused);
 }
 
 static void print_action(void *userdata, enum da_apply_action action, const char *name,
