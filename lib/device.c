@@ -458,6 +458,13 @@ static int read_uint_attr(int dfd, const char *name, uint64_t *ret)
 	return 0;
 }
 
+static void set_partition(struct da_device *d, unsigned int partno)
+{
+	d->devtype = DA_DEV_PART;
+	d->partno = partno;
+	d->type = "part";
+}
+
 /*
  * The numbers of the device open as @dfd and, for a partition, its number,
  * from its uevent file: one read where "dev" and "partition" are two, a
@@ -490,11 +497,8 @@ static int read_uevent(int dfd, struct da_device *d)
 		return -ENOENT;
 	d->major = major;
 	d->minor = minor;
-	if (part) {
-		d->devtype = DA_DEV_PART;
-		d->partno = partno;
-		d->type = "part";
-	}
+	if (part)
+		set_partition(d, partno);
 	return 0;
 }
 
@@ -539,11 +543,8 @@ static int device_load(const struct da_ctx *ctx, const char *entry, const char *
 				    "skipped: no readable 'dev' attribute");
 			goto fail;
 		}
-		if (read_uint_attr(dfd, "partition", &v) == 0) {
-			d->devtype = DA_DEV_PART;
-			d->partno = v;
-			d->type = "part";
-		}
+		if (read_uint_attr(dfd, "partition", &v) == 0)
+			set_partition(d, v);
 	}
 	/*
 	 * A partition has neither "hidden" nor "removable": they are its disk's
