@@ -260,7 +260,8 @@ static int count_wwns(const struct da_devlist *list, struct hashmap *seen)
 /*
  * Write the names of the disk of @env to DA_FILE_BOOT_DIR/@key (none is
  * an answer too: no helper runs for it). Returns 2 when it has a name, 1
- * when written without, 0 when left to the helper, or a negative errno.
+ * when written without, 0 when a name was refused (an identity, a bay
+ * most often, found on a device told before), or a negative errno.
  */
 static int boot_disk(struct tool *t, int dfd, const char *kname, char **env, const char *key,
 		     bool no_slots)
@@ -283,7 +284,6 @@ static int boot_disk(struct tool *t, int dfd, const char *kname, char **env, con
 	forget_device(t);
 	if (r != EXIT_OK)
 		return -EIO;
-	/* A name refused: the helper says why at the disk's own event, as always. */
 	if (refused)
 		return 0;
 	r = replace_file_at(dfd, key, buf, len, 0644, -1, -1, false);
@@ -308,6 +308,7 @@ static int udev_boot(struct tool *t)
 	struct da_diag diag = {};
 	bool slots, no_slots;
 	size_t told = 0, named = 0, left = 0;
+	bool shared = false;
 	int dfd = -1, r;
 
 	if (tool_load(t, NEED_TABLE) < 0)
@@ -359,7 +360,7 @@ static int udev_boot(struct tool *t)
 		}
 	}
 	forget_device(t);
-	for (size_t i = 0; r >= 0 && i < da_devlist_count(scan); i++) {
+	for (size_t i = 0; r >= 0 && !shared && i < da_devlist_count(scan); i++) {
 		const struct da_device *d = da_devlist_get(scan, i);
 		const struct da_device *disk = da_device_parent(d) ? da_device_parent(d) : d;
 		const char *w = da_device_wwn(disk);
@@ -368,10 +369,12 @@ static int udev_boot(struct tool *t)
 		int k;
 
 		k = da_udev_boot_env(t->ctx, d, &env, &key);
-		if (k > 0 && (uintptr_t)hashmap_getn(&seen, w, strnlen(w, 18)) == 1)
+		if (k > 0 && (uintptr_t)hashmap_getn(&seen, w, strnlen(w, 18)) == 1) {
 			k = boot_disk(t, dfd, da_device_kname(d), env, key, no_slots);
-		else if (k > 0)
+			shared = k == 0;
+		} else if (k > 0) {
 			k = 0;
+		}
 		da_names_free(env);
 		if (k < 0)
 			r = k;
@@ -389,6 +392,17 @@ static int udev_boot(struct tool *t)
 		/* Half a set would do no harm (each file stands alone), but say it all or nothing. */
 		da_udev_boot_forget(t->ctx);
 		return EXIT_FAIL;
+	}
+	/*
+	 * An identity two devices share, which the WWNs did not show (two
+	 * enclosures reporting one id give two disks one bay): a device told
+	 * before may carry it too, so none is told, and each helper says why.
+	 */
+	if (shared) {
+		da_udev_boot_forget(t->ctx);
+		printf("boot: an identity is on more than one device (see the kernel log): every "
+		       "disk is named at its own event\n");
+		return EXIT_OK;
 	}
 	printf("boot: %zu disks and partitions told for the coldplug (%zu with a name), %zu left "
 	       "to the helper\n",

@@ -85,3 +85,14 @@ da set --by serial s1 sde
 da udev --boot
 echo "files: $(ls "$boot" 2>/dev/null | wc -l)"
 da udev --boot sda
+
+echo "# two enclosures that report one id give two disks one bay: nothing is told"
+fixture sas-chain
+for b in "$ROOT"/sys/class/block/sd*; do
+	[ -e "$b/partition" ] || echo $((seq++)) >"$b/diskseq"
+done
+: >"$ROOT/dev/kmsg"
+printf 'alias split slot:0x5000ccab0405e000/1\nalias a1 wwn:0x5000cca264a10000\n' >"$ROOT/etc/diskalias.conf"
+da udev --boot
+echo "files: $(ls "$boot" 2>/dev/null | wc -l)"
+grep -c 'not named split' "$ROOT/dev/kmsg"
