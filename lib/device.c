@@ -821,6 +821,7 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 	_cleanup_free_ char *dir = da_ctx_sys(ctx, "class/block");
 	struct strv hidden = {}; /* NVMe multipath paths, hidden disks */
 	struct strv pcie = {};
+	size_t unseen = 0; /* devices udev has no database entry of */
 	struct scan_want wp = *want, *w = &wp;
 	struct da_devlist *l;
 	struct dirent *de;
@@ -890,15 +891,22 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 		}
 		r = disk_identities(d);
 		/* A device udev has not seen (yet) is named by what sysfs says. */
-		if (r >= 0 && (r = read_udev_db(ctx, d)) == -ENOENT)
+		if (r >= 0 && (r = read_udev_db(ctx, d)) == -ENOENT) {
+			unseen++;
 			r = 0;
+		}
 	}
 	for (size_t i = 0; r >= 0 && i < hidden.n; i++)
 		r = nvme_path_handles(l, hidden.v[i]);
 	for (size_t i = 0; r >= 0 && i < l->n; i++)
 		r = add_holders(l, l->v[i]);
 	strv_free(&hidden);
-	if (r >= 0)
+	/*
+	 * Every link udev made under /dev/disk is in the database entry of each
+	 * device that claims it, read above: the directories add something only
+	 * for a device udev has no entry of (no udev, or not seen yet).
+	 */
+	if (r >= 0 && (unseen || !l->n))
 		r = read_links(ctx, l);
 	if (r < 0) {
 		da_devlist_free(l);
