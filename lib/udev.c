@@ -308,11 +308,12 @@ DA_EXPORT int da_udev_boot_env(const struct da_ctx *ctx, const struct da_device 
 		return -ENOMEM;
 	toplen = strlen(top);
 	/*
-	 * A disk behind a SCSI device (sd: SAS, SATA through libata, USB, virtio-scsi), or
+	 * A disk behind a SCSI device (sd: SAS, SATA through libata, virtio-scsi), or
 	 * a partition of one: sysfs's wwid is the VPD page 0x83 designator scsi_id reads,
 	 * and for ATA the IDENTIFY WWN ata_id reads (a partition's ID_WWN is its disk's,
 	 * imported by the persistent-storage rules). NAA only: 16 hex digits (types 2, 3,
-	 * 5) or 32 (type 6, whose last 16 are the vendor extension).
+	 * 5) or 32 (type 6, whose last 16 are the vendor extension). A USB disk's
+	 * properties come from usb_id, with no ID_WWN: its file, if any, is never read.
 	 */
 	if (!disk || disk->devtype != DA_DEV_DISK || (part && !dev->partno) || !disk->hctl ||
 	    !streq(disk->type, "disk") || !wwn || strncmp(wwn, "0x", 2) != 0 ||
