@@ -207,18 +207,6 @@ static int name_device(struct tool *t, const char *kname, char **env, const char
 	return EXIT_OK;
 }
 
-/* Forget the device named last: the next is looked up on its own, as by a helper of its own. */
-static void forget_device(struct tool *t)
-{
-	da_map_free(t->map);
-	da_devlist_free(t->list);
-	da_table_free(t->table);
-	da_diag_clear(&t->table_diag);
-	t->map = NULL;
-	t->list = NULL;
-	t->table = NULL;
-}
-
 /*
  * The table binds every name by a WWN or a bay, both told from sysfs
  * before udev runs: a line of another kind needs what only udev finds (a
@@ -281,7 +269,8 @@ static int boot_disk(struct tool *t, int dfd, const char *kname, char **env, con
 		errmsg("out of memory");
 		r = EXIT_FAIL;
 	}
-	forget_device(t);
+	/* The next device is looked up on its own, as by a helper of its own. */
+	tool_unload(t);
 	if (r != EXIT_OK)
 		return -EIO;
 	if (refused)
@@ -359,7 +348,7 @@ static int udev_boot(struct tool *t)
 			r = -EIO;
 		}
 	}
-	forget_device(t);
+	tool_unload(t);
 	for (size_t i = 0; r >= 0 && !shared && i < da_devlist_count(scan); i++) {
 		const struct da_device *d = da_devlist_get(scan, i);
 		const struct da_device *disk = da_device_parent(d) ? da_device_parent(d) : d;

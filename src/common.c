@@ -228,12 +228,20 @@ int tool_load(struct tool *t, unsigned int need)
 	return r < 0 ? -1 : 0;
 }
 
-void tool_done(struct tool *t)
+void tool_unload(struct tool *t)
 {
 	da_map_free(t->map);
 	da_devlist_free(t->list);
 	da_table_free(t->table);
 	da_diag_clear(&t->table_diag);
+	t->map = NULL;
+	t->list = NULL;
+	t->table = NULL;
+}
+
+void tool_done(struct tool *t)
+{
+	tool_unload(t);
 	da_ctx_unref(t->ctx);
 	free(t->table_path);
 }

@@ -170,6 +170,8 @@ int tool_read_file(struct tool *t, enum da_ctx_file file, char **ret_buf, size_t
 
 /* Load what @need says. On failure the reason is printed; returns -1. */
 int tool_load(struct tool *t, unsigned int need);
+/* Free what tool_load() read (map, devices, table), so that the next tool_load() reads it anew. */
+void tool_unload(struct tool *t);
 void tool_done(struct tool *t);
 
 /* The kernel names of the devices that carry identity @kind @value, "sdc, sdd" (caller frees). */
