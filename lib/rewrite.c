@@ -57,17 +57,34 @@ enum {
 
 /*
  * A name in the pool: this header, then the name's bytes (folded in reverse
- * mode), what it becomes, and the alias or kernel name for annotations.
+ * mode), what it becomes, and the alias or kernel name for annotations,
+ * unless that ends what it becomes (bay07 of /dev/disk/by-alias/bay07).
+ * Small, and 2-aligned, so that the names a log is full of take few cache
+ * lines.
  */
 struct rw_record {
-	uint32_t keylen, tolen, namelen;
-	bool parts; /* a partition suffix after it names a partition */
+	uint16_t keylen, tolen, namelen;
+	uint8_t flags;
+	uint8_t pad;
 };
 
-/* A hash table slot: the upper half of the name's hash, and 1 + its record's offset (0: empty). */
-struct rw_slot {
-	uint32_t tag, rec;
+#define RECORD_ALIGN 2
+/* Longer strings are not put in a record (no device has one). */
+#define RECORD_STR_MAX UINT16_MAX
+
+enum {
+	REC_PARTS = 1 << 0,    /* a partition suffix after it names a partition */
+	REC_NAME_END = 1 << 1, /* the name is the end of what it becomes */
 };
+
+/*
+ * A hash table slot is 32 bits, so that the table of 10,000 disks' names
+ * takes 256 KB: in its low @rec_bits, 1 + its record's offset in
+ * RECORD_ALIGN units (0: empty); above them, as many of the top bits of the
+ * name's hash, so that most other names stop there. The pool holds at most
+ * 2^REC_BITS_MAX units (32 MB, some 300,000 disks), leaving the tag 8 bits.
+ */
+#define REC_BITS_MAX 24
 
 /* Lengths by first byte: one bit per length, @words words per byte. */
 struct lenset {
@@ -89,8 +106,9 @@ struct da_rewriter {
 	uint8_t cls[256];
 	char *pool; /* the records */
 	size_t pool_len;
-	struct rw_slot *slots;
+	uint32_t *slots;
 	size_t mask; /* slots - 1 */
+	unsigned int rec_bits;
 	/* A kept rewriter's file (rwcache.c): pool, slots and lengths point into it. */
 	void *image;
 	size_t image_len;
@@ -268,20 +286,43 @@ static inline const uint8_t *record_key(const struct rw_record *r)
 	return (const uint8_t *)(r + 1);
 }
 
+static inline const char *record_to(const struct rw_record *r)
+{
+	return (const char *)record_key(r) + r->keylen;
+}
+
+static inline const char *record_name(const struct rw_record *r)
+{
+	return record_to(r) + (r->flags & REC_NAME_END ? r->tolen - r->namelen : r->tolen);
+}
+
+/* What of hash @h a slot keeps: its top bits. */
+static inline uint32_t slot_tag(const struct da_rewriter *rw, uint64_t h)
+{
+	return (uint32_t)(h >> 32) >> rw->rec_bits;
+}
+
+/* 1 + the record's offset in RECORD_ALIGN units, of slot @s. */
+static inline size_t slot_rec(const struct da_rewriter *rw, uint32_t s)
+{
+	return s & ((UINT32_C(1) << rw->rec_bits) - 1);
+}
+
 /* The record of the name @len bytes at @p, or NULL. */
 static const struct rw_record *lookup(const struct da_rewriter *rw, const uint8_t *p, size_t len)
 {
 	uint64_t h = hash_name(rw, p, len);
+	uint32_t tag = slot_tag(rw, h);
 
 	for (size_t i = h & rw->mask;; i = (i + 1) & rw->mask) {
-		const struct rw_slot *s = &rw->slots[i];
+		uint32_t s = rw->slots[i];
 		const struct rw_record *r;
 
-		if (!s->rec)
+		if (!s)
 			return NULL;
-		if (s->tag != (uint32_t)(h >> 32))
+		if (s >> rw->rec_bits != tag)
 			continue;
-		r = (const struct rw_record *)(rw->pool + s->rec - 1);
+		r = (const struct rw_record *)(rw->pool + (slot_rec(rw, s) - 1) * RECORD_ALIGN);
 		if (r->keylen == len && same_name(rw, record_key(r), p, len))
 			return r;
 	}
@@ -563,11 +604,20 @@ static int lenset_init(struct lenset *s, size_t maxlen)
 	return s->bits ? 0 : -ENOMEM;
 }
 
+/* Whether @v's name is the end of what it becomes, and so kept only there. */
+static bool name_ends_to(const struct pattern *v)
+{
+	size_t tolen = strlen(v->to), namelen = strlen(v->name);
+
+	return namelen <= tolen && streq(v->to + tolen - namelen, v->name);
+}
+
 static size_t record_size(const struct pattern *v)
 {
-	size_t size = sizeof(struct rw_record) + strlen(v->s) + strlen(v->to) + strlen(v->name);
+	size_t size = sizeof(struct rw_record) + strlen(v->s) + strlen(v->to) +
+		      (name_ends_to(v) ? 0 : strlen(v->name));
 
-	return (size + 3) & ~(size_t)3;
+	return (size + RECORD_ALIGN - 1) & ~(size_t)(RECORD_ALIGN - 1);
 }
 
 /* Put @v in the pool at @off (folded as the mode compares) and in the table, unless there. */
@@ -582,19 +632,20 @@ static void insert(struct da_rewriter *rw, const struct pattern *v, size_t off)
 		.keylen = strlen(v->s),
 		.tolen = strlen(v->to),
 		.namelen = strlen(v->name),
-		.parts = v->parts,
+		.flags = (v->parts ? REC_PARTS : 0) | (name_ends_to(v) ? REC_NAME_END : 0),
 	};
 	for (size_t k = 0; k < r->keylen; k++)
 		key[k] = rw->fold[(uint8_t)v->s[k]];
 	memcpy(key + r->keylen, v->to, r->tolen);
-	memcpy(key + r->keylen + r->tolen, v->name, r->namelen);
+	if (!(r->flags & REC_NAME_END))
+		memcpy(key + r->keylen + r->tolen, v->name, r->namelen);
 	/* The first of two equal names wins: the device list's order. */
 	if (lookup(rw, key, r->keylen))
 		return;
 	h = hash_name(rw, key, r->keylen);
-	for (i = h & rw->mask; rw->slots[i].rec; i = (i + 1) & rw->mask)
+	for (i = h & rw->mask; rw->slots[i]; i = (i + 1) & rw->mask)
 		;
-	rw->slots[i] = (struct rw_slot){ .tag = h >> 32, .rec = off + 1 };
+	rw->slots[i] = slot_tag(rw, h) << rw->rec_bits | (uint32_t)(off / RECORD_ALIGN + 1);
 }
 
 static int build_table(struct da_rewriter *rw, const struct builder *b)
@@ -604,6 +655,9 @@ static int build_table(struct da_rewriter *rw, const struct builder *b)
 	for (size_t i = 0; i < b->n; i++) {
 		size_t len = strlen(b->v[i].s);
 
+		if (len > RECORD_STR_MAX || strlen(b->v[i].to) > RECORD_STR_MAX ||
+		    strlen(b->v[i].name) > RECORD_STR_MAX)
+			return -E2BIG;
 		size += record_size(&b->v[i]);
 		if (len > rw->maxlen)
 			rw->maxlen = len;
@@ -611,7 +665,10 @@ static int build_table(struct da_rewriter *rw, const struct builder *b)
 	/* At most half full: probe runs stay short. */
 	while (nslots < 2 * b->n)
 		nslots *= 2;
-	if (size >= UINT32_MAX)
+	/* Bits for 1 + any record's offset in units: (size - 1) / RECORD_ALIGN + 1 at most. */
+	for (rw->rec_bits = 1; size / RECORD_ALIGN >> rw->rec_bits; rw->rec_bits++)
+		;
+	if (rw->rec_bits > REC_BITS_MAX)
 		return -E2BIG;
 	rw->mask = nslots - 1;
 	rw->pool_len = size;
@@ -622,14 +679,20 @@ static int build_table(struct da_rewriter *rw, const struct builder *b)
 	    lenset_init(&rw->base, UNDECIDED_MAX(rw)) < 0 ||
 	    lenset_init(&rw->ends, UNDECIDED_MAX(rw)) < 0)
 		return -ENOMEM;
-	for (size_t i = 0; i < b->n; i++) {
-		const uint8_t *s = (const uint8_t *)b->v[i].s;
+	/*
+	 * Paths (/dev/sdc) after the bare names and addresses a log is full
+	 * of, so that those take fewer cache lines.
+	 */
+	for (int path = 0; path < 2; path++) {
+		for (size_t i = 0; i < b->n; i++) {
+			const uint8_t *s = (const uint8_t *)b->v[i].s;
 
-		if (!*s)
-			continue;
-		add_lengths(rw, s, strlen(b->v[i].s), b->v[i].parts);
-		insert(rw, &b->v[i], off);
-		off += record_size(&b->v[i]);
+			if (!*s || (*s == '/') != path)
+				continue;
+			add_lengths(rw, s, strlen(b->v[i].s), b->v[i].parts);
+			insert(rw, &b->v[i], off);
+			off += record_size(&b->v[i]);
+		}
 	}
 	/* Partition suffixes: digits, and 'p' after a name ending in one. */
 	for (unsigned int c = '0'; c <= '9'; c++)
@@ -748,6 +811,7 @@ struct rw_image {
 	uint64_t hash_check; /* image_check(): the same hash function */
 	uint64_t maxlen, nslots, pool_len;
 	uint32_t mode, addr_run, addr_other, words;
+	uint32_t rec_bits, pad;
 	uint64_t reach[256];
 	uint64_t prefix[(1 << PREFIX_BITS) / 64];
 	uint8_t cls[256];
@@ -791,6 +855,7 @@ int rewriter_image(const struct da_rewriter *rw, struct strbuf *sb)
 		.addr_run = rw->addr_run,
 		.addr_other = rw->addr_other,
 		.words = rw->bare.words,
+		.rec_bits = rw->rec_bits,
 	};
 	for (unsigned int c = 0; c < 256; c++)
 		img->reach[c] = rw->reach[c];
@@ -815,21 +880,21 @@ static bool image_records_valid(const struct da_rewriter *rw)
 	bool empty = false;
 
 	for (size_t i = 0; i <= rw->mask; i++) {
-		size_t off = rw->slots[i].rec - 1, room;
+		size_t rec = slot_rec(rw, rw->slots[i]), off = (rec - 1) * RECORD_ALIGN, room, kept;
 		const struct rw_record *r;
-		uint8_t parts;
 
-		if (!rw->slots[i].rec) {
+		if (!rw->slots[i]) {
 			empty = true;
 			continue;
 		}
-		if (off % 4 || off > rw->pool_len || rw->pool_len - off < sizeof(*r))
+		if (!rec || off > rw->pool_len || rw->pool_len - off < sizeof(*r))
 			return false;
 		r = (const struct rw_record *)(rw->pool + off);
 		room = rw->pool_len - off - sizeof(*r);
-		memcpy(&parts, rw->pool + off + offsetof(struct rw_record, parts), 1);
-		if (parts > 1 || !r->keylen || r->keylen > rw->maxlen || r->tolen > room ||
-		    r->namelen > room || (uint64_t)r->keylen + r->tolen + r->namelen > room)
+		kept = r->flags & REC_NAME_END ? 0 : r->namelen;
+		if (r->flags & ~(REC_PARTS | REC_NAME_END) || !r->keylen ||
+		    r->keylen > rw->maxlen || (r->flags & REC_NAME_END && r->namelen > r->tolen) ||
+		    (size_t)r->keylen + r->tolen + kept > room)
 			return false;
 	}
 	/* A probe stops at an empty slot: a table without one would never stop. */
@@ -842,14 +907,15 @@ static bool image_header_valid(const struct rw_image *img, size_t len)
 	uint64_t undecided = img->maxlen + PARTNO_DIGITS + 2, need;
 
 	if (img->maxlen > IMAGE_MAXLEN || img->words != undecided / 64 + 1 || img->nslots < 16 ||
-	    img->nslots > (1U << 30) || (img->nslots & (img->nslots - 1)) ||
-	    img->pool_len >= UINT32_MAX || img->addr_run > ADDR_RUN_MAX || img->addr_other > 1)
+	    img->nslots > (1U << 30) || (img->nslots & (img->nslots - 1)) || img->rec_bits < 1 ||
+	    img->rec_bits > REC_BITS_MAX || img->pool_len / RECORD_ALIGN >> img->rec_bits ||
+	    img->addr_run > ADDR_RUN_MAX || img->addr_other > 1)
 		return false;
 	for (unsigned int c = 0; c < 256; c++)
 		if (img->reach[c] > undecided)
 			return false;
 	need = sizeof(*img) + 4 * 256 * (uint64_t)img->words * sizeof(uint64_t) +
-	       img->nslots * sizeof(struct rw_slot) + pad8(img->pool_len);
+	       img->nslots * sizeof(uint32_t) + pad8(img->pool_len);
 	return need == len;
 }
 
@@ -893,9 +959,10 @@ int rewriter_from_image(void *map, size_t map_len, size_t off, enum da_rewrite_m
 		sets[i]->words = img->words;
 		p += 256 * img->words * sizeof(uint64_t);
 	}
-	rw->slots = (struct rw_slot *)p;
+	rw->slots = (uint32_t *)p;
 	rw->mask = img->nslots - 1;
-	rw->pool = (char *)(p + img->nslots * sizeof(struct rw_slot));
+	rw->rec_bits = img->rec_bits;
+	rw->pool = (char *)(p + img->nslots * sizeof(uint32_t));
 	rw->pool_len = img->pool_len;
 	if (img->hash_check != image_check(rw) || !image_records_valid(rw)) {
 		da_rewriter_free(rw);
@@ -1008,13 +1075,15 @@ static bool lookup_token(const struct da_rewriter *rw, const uint8_t *t, size_t 
 		return false;
 	/* After a name not ending in a digit, the digits alone. */
 	base = len - d;
-	if (base > 0 && lenset_has(&rw->base, c, base) && (r = lookup(rw, t, base)) && r->parts) {
+	if (base > 0 && lenset_has(&rw->base, c, base) && (r = lookup(rw, t, base)) &&
+	    r->flags & REC_PARTS) {
 		*m = (struct match){ r, len, base, len };
 		return true;
 	}
 	/* After one ending in a digit, 'p' first. */
 	if (base >= 2 && t[base - 1] == 'p' && is_digit(t[base - 2]) &&
-	    lenset_has(&rw->base, c, base - 1) && (r = lookup(rw, t, base - 1)) && r->parts) {
+	    lenset_has(&rw->base, c, base - 1) && (r = lookup(rw, t, base - 1)) &&
+	    r->flags & REC_PARTS) {
 		*m = (struct match){ r, len, base, len };
 		return true;
 	}
@@ -1083,7 +1152,7 @@ char *rewriter_lookup(const struct da_rewriter *rw, const char *s)
 
 	if (!len || len > UNDECIDED_MAX(rw) || !lookup_token(rw, p, len, rw->fold[p[0]], &m))
 		return NULL;
-	to = (const char *)record_key(m.r) + m.r->keylen;
+	to = record_to(m.r);
 	ndigits = m.part_end - m.part_start;
 	return xasprintf("%.*s%s%.*s", (int)m.r->tolen, to, partition_sep(to, m.r->tolen, ndigits),
 			 (int)ndigits, s + m.part_start);
@@ -1110,12 +1179,10 @@ static void emit_match(struct da_rewriter *rw, const char *p, size_t i, const st
 	if (rw->mode == DA_REWRITE_ANNOTATE) {
 		emit(rw, p + i, m->end - i);
 		emit(rw, "(", 1);
-		emit_name(rw, (const char *)record_key(m->r) + m->r->keylen + m->r->tolen,
-			  m->r->namelen, digits, ndigits);
+		emit_name(rw, record_name(m->r), m->r->namelen, digits, ndigits);
 		emit(rw, ")", 1);
 	} else {
-		emit_name(rw, (const char *)record_key(m->r) + m->r->keylen, m->r->tolen, digits,
-			  ndigits);
+		emit_name(rw, record_to(m->r), m->r->tolen, digits, ndigits);
 	}
 	rw->count++;
 }

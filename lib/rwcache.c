@@ -41,7 +41,7 @@
  * map yields (rewrite.c's add_*()) that is not released yet changes the
  * magic, so no build reads a rewriter an older build kept.
  */
-static const char rwcache_magic[8] = "DARWC01";
+static const char rwcache_magic[8] = "DARWC02";
 
 struct rwcache_header {
 	char magic[8];

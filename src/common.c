@@ -304,7 +304,8 @@ int tool_rewriter(struct tool *t, enum da_rewrite_mode mode, bool alone, int *fd
 		r = da_rewriter_new(t->map, mode, write, fd, ret);
 	}
 	if (r < 0) {
-		errmsg("cannot build the rewriter: %s", strerror(-r));
+		errmsg("cannot build the rewriter: %s",
+		       r == -E2BIG ? "more names, or longer, than it can hold" : strerror(-r));
 		return -1;
 	}
 	if (kept_ok && !t->said)
