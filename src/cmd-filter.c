@@ -19,39 +19,25 @@
 /*
  * A large regular file is rewritten by one thread per CPU, a segment at a
  * time: SEG_SIZE bytes, cut just after a newline (no name spans one, and a
- * rewriter's stream after one is as a new stream is). A segment's output
- * waits in one of a few buffers; the calling thread writes them out in
- * order, so that a worker goes on with the next segment while the reader of
- * the output drains the last one. Past SEG_OUT_MAX a segment waits for its
- * turn and goes out as it comes, so a line of any length takes no more
- * memory.
+ * rewriter's stream after one is as a new stream is), written out in order.
+ * A segment's output waits in memory for its turn; past SEG_OUT_MAX it waits
+ * for the turn and goes out as it comes, so a line of any length takes no
+ * more memory.
  */
 #define SEG_SIZE	(1 << 20)
 #define SEG_OUT_MAX	(4 * SEG_SIZE)
 #define PAR_MIN		(32 * SEG_SIZE)
 #define PAR_THREADS_MAX 16
-#define CUT_READ	4096
-/* Output buffers beyond one per worker: segments done ahead of their turn. */
-#define PAR_AHEAD 2
-
-/* A segment's output, in buffer seg % nbufs. */
-struct par_out {
-	struct strbuf sb;
-	bool done;   /* all of it is in @sb, or was written */
-	bool direct; /* past SEG_OUT_MAX, its turn came: its worker writes straight out */
-};
 
 struct par {
 	int fd, *out;
 	off_t start, end; /* the threads' part: after a newline to after one */
 	size_t nsegs;
 	pthread_mutex_t lock;
-	pthread_cond_t changed;
-	size_t taken;	      /* segments handed out */
-	size_t next;	      /* the segment whose output goes out next */
-	struct par_out *bufs; /* segment s's output is bufs[s % nbufs] */
-	size_t nbufs;
-	int err; /* the first failure stops every thread */
+	pthread_cond_t turn;
+	size_t taken; /* segments handed out */
+	size_t next;  /* the segment whose output goes out next */
+	int err;      /* the first failure stops every thread */
 	bool write_err;
 };
 
@@ -59,8 +45,9 @@ struct par_worker {
 	struct par *p;
 	struct da_rewriter *rw;
 	pthread_t thread;
-	size_t seg; /* the segment being rewritten */
-	struct par_out *o;
+	size_t seg;  /* the segment being rewritten */
+	bool direct; /* past SEG_OUT_MAX, its turn came: writing straight out */
+	struct strbuf out;
 	char buf[READ_SIZE];
 };
 
@@ -79,34 +66,47 @@ static void par_fail(struct par *p, int r, bool write)
 		p->err = r;
 		p->write_err = write;
 	}
-	pthread_cond_broadcast(&p->changed);
+	pthread_cond_broadcast(&p->turn);
 	pthread_mutex_unlock(&p->lock);
+}
+
+/* Wait until every segment before @w's is out. Returns 0, or the failure that stopped all. */
+static int par_wait_turn(struct par_worker *w)
+{
+	int r;
+
+	pthread_mutex_lock(&w->p->lock);
+	while (w->p->next != w->seg && !w->p->err)
+		pthread_cond_wait(&w->p->turn, &w->p->lock);
+	r = w->p->err ? -ECANCELED : 0;
+	pthread_mutex_unlock(&w->p->lock);
+	return r;
+}
+
+/* Write what @w gathered, in its turn, and wait no more in this segment. */
+static int par_flush(struct par_worker *w)
+{
+	int r = par_wait_turn(w);
+
+	if (r >= 0 && w->out.len)
+		r = write_raw(w->p->out, w->out.buf, w->out.len);
+	strbuf_reset(&w->out);
+	w->direct = true;
+	return r;
 }
 
 /* The write function of a worker's rewriter. */
 static int par_write(void *userdata, const struct iovec *iov, int iovcnt)
 {
 	struct par_worker *w = userdata;
-	struct par *p = w->p;
-	struct par_out *o = w->o;
 	int r = 0;
 
-	if (o->direct)
-		return tool_write_fd(p->out, iov, iovcnt);
+	if (w->direct)
+		return tool_write_fd(w->p->out, iov, iovcnt);
 	for (int i = 0; r >= 0 && i < iovcnt; i++)
-		r = strbuf_add(&o->sb, iov[i].iov_base, iov[i].iov_len);
-	if (r < 0 || o->sb.len <= SEG_OUT_MAX)
-		return r;
-	/* Too much to hold: wait until every segment before is out, then write. */
-	pthread_mutex_lock(&p->lock);
-	while (p->next != w->seg && !p->err)
-		pthread_cond_wait(&p->changed, &p->lock);
-	r = p->err ? -ECANCELED : 0;
-	pthread_mutex_unlock(&p->lock);
-	if (r >= 0)
-		r = write_raw(p->out, o->sb.buf, o->sb.len);
-	strbuf_reset(&o->sb);
-	o->direct = true;
+		r = strbuf_add(&w->out, iov[i].iov_base, iov[i].iov_len);
+	if (r >= 0 && w->out.len > SEG_OUT_MAX)
+		r = par_flush(w);
 	return r;
 }
 
@@ -134,9 +134,8 @@ static int par_cut(struct par_worker *w, off_t x, off_t *ret)
 		*ret = x <= p->start ? p->start : p->end;
 		return 0;
 	}
-	/* Lines are short: a page at a time, not a whole read's worth. */
 	for (off_t pos = x - 1; pos < p->end;) {
-		size_t len = p->end - pos < CUT_READ ? p->end - pos : CUT_READ;
+		size_t len = p->end - pos < READ_SIZE ? p->end - pos : READ_SIZE;
 		const char *nl;
 		int r = read_at(p->fd, w->buf, pos, len);
 
@@ -153,7 +152,7 @@ static int par_cut(struct par_worker *w, off_t x, off_t *ret)
 	return 0;
 }
 
-/* Rewrite segment @w->seg into @w->o. Returns 0 or -errno, *@ret_write telling a write failure. */
+/* Rewrite segment @w->seg. Returns 0 or -errno, *@ret_write telling a write failure apart. */
 static int par_segment(struct par_worker *w, bool *ret_write)
 {
 	struct par *p = w->p;
@@ -174,6 +173,17 @@ static int par_segment(struct par_worker *w, bool *ret_write)
 			*ret_write = true;
 		pos += len;
 	}
+	if (r >= 0 && !w->direct) {
+		r = par_flush(w);
+		*ret_write = r < 0;
+	}
+	w->direct = false;
+	if (r >= 0) {
+		pthread_mutex_lock(&p->lock);
+		p->next = w->seg + 1;
+		pthread_cond_broadcast(&p->turn);
+		pthread_mutex_unlock(&p->lock);
+	}
 	return r;
 }
 
@@ -182,62 +192,28 @@ static void *par_run(void *userdata)
 	struct par_worker *w = userdata;
 	struct par *p = w->p;
 
+	/* Room for a segment's output, made once (it grows if names do). */
+	if (strbuf_grow(&w->out, SEG_SIZE + SEG_SIZE / 4) < 0) {
+		par_fail(p, -ENOMEM, false);
+		return NULL;
+	}
 	for (;;) {
 		bool write = false;
 		int r;
 
-		/* The next segment, once its buffer's last one is out. */
 		pthread_mutex_lock(&p->lock);
-		while (!p->err && p->taken < p->nsegs && p->taken >= p->next + p->nbufs)
-			pthread_cond_wait(&p->changed, &p->lock);
 		w->seg = p->err ? p->nsegs : p->taken;
 		if (w->seg < p->nsegs)
 			p->taken++;
 		pthread_mutex_unlock(&p->lock);
 		if (w->seg >= p->nsegs)
 			return NULL;
-		w->o = &p->bufs[w->seg % p->nbufs];
-		/* Room for a segment's output, made once (it grows if names do). */
-		r = strbuf_grow(&w->o->sb, SEG_SIZE + SEG_SIZE / 4);
-		if (r >= 0)
-			r = par_segment(w, &write);
+		r = par_segment(w, &write);
 		if (r < 0) {
 			par_fail(p, r, write);
 			return NULL;
 		}
-		pthread_mutex_lock(&p->lock);
-		w->o->done = true;
-		pthread_cond_broadcast(&p->changed);
-		pthread_mutex_unlock(&p->lock);
 	}
-}
-
-/* Write the segments' output in order as each is done. Returns 0 or the failure that stopped all. */
-static int par_write_out(struct par *p)
-{
-	int r = 0;
-
-	for (size_t seg = 0; r >= 0 && seg < p->nsegs; seg++) {
-		struct par_out *o = &p->bufs[seg % p->nbufs];
-		bool done;
-
-		pthread_mutex_lock(&p->lock);
-		while (!o->done && !p->err)
-			pthread_cond_wait(&p->changed, &p->lock);
-		done = o->done;
-		pthread_mutex_unlock(&p->lock);
-		if (!done)
-			return -ECANCELED;
-		if (o->sb.len)
-			r = write_raw(p->out, o->sb.buf, o->sb.len);
-		strbuf_reset(&o->sb);
-		pthread_mutex_lock(&p->lock);
-		*o = (struct par_out){ .sb = o->sb };
-		p->next = seg + 1;
-		pthread_cond_broadcast(&p->changed);
-		pthread_mutex_unlock(&p->lock);
-	}
-	return r;
 }
 
 /* CPUs this process may run on, at most PAR_THREADS_MAX. */
@@ -254,9 +230,9 @@ static size_t par_threads(void)
 
 /*
  * Rewrite [@start, @end) of regular file @fd with clones of @rw, one thread
- * per CPU, while the calling thread writes their output. Returns 0, 1 when
- * it could not start (nothing done: rewrite it alone), or -errno with
- * *@ret_write telling a write failure apart.
+ * per CPU, the calling thread among them. Returns 0, 1 when it could not
+ * start (nothing done: rewrite it alone), or -errno with *@ret_write
+ * telling a write failure apart.
  */
 static int par_rewrite(struct da_rewriter *rw, int fd, int *out, off_t start, off_t end,
 		       size_t nthreads, bool *ret_write)
@@ -268,37 +244,30 @@ static int par_rewrite(struct da_rewriter *rw, int fd, int *out, off_t start, of
 		.end = end,
 		.nsegs = (end - start + SEG_SIZE - 1) / SEG_SIZE,
 		.lock = PTHREAD_MUTEX_INITIALIZER,
-		.changed = PTHREAD_COND_INITIALIZER,
-		.nbufs = nthreads + PAR_AHEAD,
+		.turn = PTHREAD_COND_INITIALIZER,
 	};
 	struct par_worker *w = calloc(nthreads, sizeof(*w));
 	size_t n = 0, started = 0;
-	int r;
 
-	p.bufs = calloc(p.nbufs, sizeof(*p.bufs));
-	for (; w && p.bufs && n < nthreads; n++) {
+	for (; w && n < nthreads; n++) {
 		w[n].p = &p;
 		if (da_rewriter_clone(rw, par_write, &w[n], &w[n].rw) < 0)
 			break;
 	}
-	/* A thread that cannot start leaves more to the others. */
-	for (; started < n; started++)
+	/* The calling thread is the first; a thread that cannot start leaves more to the others. */
+	for (started = 1; started < n; started++)
 		if (pthread_create(&w[started].thread, NULL, par_run, &w[started]) != 0)
 			break;
-	if (started > 0) {
-		r = par_write_out(&p);
-		if (r < 0)
-			par_fail(&p, r, true);
-	}
-	for (size_t i = 0; i < started; i++)
+	if (n >= 2)
+		par_run(&w[0]);
+	for (size_t i = 1; i < started; i++)
 		pthread_join(w[i].thread, NULL);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		da_rewriter_free(w[i].rw);
-	for (size_t i = 0; p.bufs && i < p.nbufs; i++)
-		strbuf_release(&p.bufs[i].sb);
-	free(p.bufs);
+		strbuf_release(&w[i].out);
+	}
 	free(w);
-	if (started == 0)
+	if (n < 2)
 		return 1;
 	*ret_write = p.write_err;
 	return p.err;
