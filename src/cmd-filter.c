@@ -28,6 +28,7 @@
 #define SEG_OUT_MAX	(4 * SEG_SIZE)
 #define PAR_MIN		(32 * SEG_SIZE)
 #define PAR_THREADS_MAX 16
+#define CUT_READ	4096
 
 struct par {
 	int fd, *out;
@@ -134,8 +135,9 @@ static int par_cut(struct par_worker *w, off_t x, off_t *ret)
 		*ret = x <= p->start ? p->start : p->end;
 		return 0;
 	}
+	/* Lines are short: a page at a time, not a whole read's worth. */
 	for (off_t pos = x - 1; pos < p->end;) {
-		size_t len = p->end - pos < READ_SIZE ? p->end - pos : READ_SIZE;
+		size_t len = p->end - pos < CUT_READ ? p->end - pos : CUT_READ;
 		const char *nl;
 		int r = read_at(p->fd, w->buf, pos, len);
 
