@@ -302,6 +302,16 @@ static inline uint32_t slot_tag(const struct da_rewriter *rw, uint64_t h)
 	return (uint32_t)(h >> 32) >> rw->rec_bits;
 }
 
+/* Bits a slot needs for 1 + any record's offset in RECORD_ALIGN units, in a pool of @pool_len. */
+static unsigned int rec_bits_for(size_t pool_len)
+{
+	unsigned int bits = 1;
+
+	while (pool_len / RECORD_ALIGN >> bits)
+		bits++;
+	return bits;
+}
+
 /* 1 + the record's offset in RECORD_ALIGN units, of slot @s. */
 static inline size_t slot_rec(const struct da_rewriter *rw, uint32_t s)
 {
@@ -665,9 +675,7 @@ static int build_table(struct da_rewriter *rw, const struct builder *b)
 	/* At most half full: probe runs stay short. */
 	while (nslots < 2 * b->n)
 		nslots *= 2;
-	/* Bits for 1 + any record's offset in units: (size - 1) / RECORD_ALIGN + 1 at most. */
-	for (rw->rec_bits = 1; size / RECORD_ALIGN >> rw->rec_bits; rw->rec_bits++)
-		;
+	rw->rec_bits = rec_bits_for(size);
 	if (rw->rec_bits > REC_BITS_MAX)
 		return -E2BIG;
 	rw->mask = nslots - 1;
@@ -811,7 +819,6 @@ struct rw_image {
 	uint64_t hash_check; /* image_check(): the same hash function */
 	uint64_t maxlen, nslots, pool_len;
 	uint32_t mode, addr_run, addr_other, words;
-	uint32_t rec_bits, pad;
 	uint64_t reach[256];
 	uint64_t prefix[(1 << PREFIX_BITS) / 64];
 	uint8_t cls[256];
@@ -855,7 +862,6 @@ int rewriter_image(const struct da_rewriter *rw, struct strbuf *sb)
 		.addr_run = rw->addr_run,
 		.addr_other = rw->addr_other,
 		.words = rw->bare.words,
-		.rec_bits = rw->rec_bits,
 	};
 	for (unsigned int c = 0; c < 256; c++)
 		img->reach[c] = rw->reach[c];
@@ -907,9 +913,9 @@ static bool image_header_valid(const struct rw_image *img, size_t len)
 	uint64_t undecided = img->maxlen + PARTNO_DIGITS + 2, need;
 
 	if (img->maxlen > IMAGE_MAXLEN || img->words != undecided / 64 + 1 || img->nslots < 16 ||
-	    img->nslots > (1U << 30) || (img->nslots & (img->nslots - 1)) || img->rec_bits < 1 ||
-	    img->rec_bits > REC_BITS_MAX || img->pool_len / RECORD_ALIGN >> img->rec_bits ||
-	    img->addr_run > ADDR_RUN_MAX || img->addr_other > 1)
+	    img->nslots > (1U << 30) || (img->nslots & (img->nslots - 1)) ||
+	    rec_bits_for(img->pool_len) > REC_BITS_MAX || img->addr_run > ADDR_RUN_MAX ||
+	    img->addr_other > 1)
 		return false;
 	for (unsigned int c = 0; c < 256; c++)
 		if (img->reach[c] > undecided)
@@ -961,7 +967,7 @@ int rewriter_from_image(void *map, size_t map_len, size_t off, enum da_rewrite_m
 	}
 	rw->slots = (uint32_t *)p;
 	rw->mask = img->nslots - 1;
-	rw->rec_bits = img->rec_bits;
+	rw->rec_bits = rec_bits_for(img->pool_len);
 	rw->pool = (char *)(p + img->nslots * sizeof(uint32_t));
 	rw->pool_len = img->pool_len;
 	if (img->hash_check != image_check(rw) || !image_records_valid(rw)) {
