@@ -13,13 +13,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct hashmap_entry {
+	const char *key;
+	unsigned int keylen;
+	unsigned int hash; /* of the key: compared before the key, kept on resize */
+	void *value;
+};
+
 struct hashmap {
-	struct hashmap_entry {
-		const char *key;
-		unsigned int keylen;
-		unsigned int hash; /* of the key: compared before the key, kept on resize */
-		void *value;
-	} * v;
+	struct hashmap_entry *v;
 	size_t n, size;
 	bool fold;
 };

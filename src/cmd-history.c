@@ -131,7 +131,7 @@ static int print_history(const struct history *h, const struct tool_output *out)
 		     scols_line_set_data(ln, COL_BOOTID, b->id ? b->id : "") < 0))
 			goto out;
 	}
-	r = scols_print_table(tb) < 0 ? -EIO : 0;
+	r = tool_table_print(tb);
 out:
 	scols_unref_table(tb);
 	return r;

@@ -521,7 +521,7 @@ static int print_list(struct tool *t, const struct list_opts *o)
 	}
 	if (fill_table(t, o, tb) < 0)
 		goto out;
-	r = scols_print_table(tb);
+	r = tool_table_print(tb);
 out:
 	scols_unref_table(tb);
 	return r;

@@ -172,7 +172,7 @@ static int print_proc_table(struct tool *t, const struct tool_output *o, const c
 	if (!tool_table_column(pt.tb, "ALIAS", 1, 0, SCOLS_JSON_STRING))
 		goto out;
 	for_each_line(t, buf, len, name_col, add_row, &pt);
-	r = pt.err ? pt.err : scols_print_table(pt.tb);
+	r = pt.err ? pt.err : tool_table_print(pt.tb);
 out:
 	scols_unref_table(pt.tb);
 	if (r < 0)
@@ -355,7 +355,7 @@ static int print_rates(struct tool *t, const struct tool_output *o, const struct
 		    !cell_printf(ln, 7, "%.2f", util > 100.0 ? 100.0 : util))
 			goto out;
 	}
-	r = scols_print_table(tb);
+	r = tool_table_print(tb);
 	fflush(stdout);
 out:
 	scols_unref_table(tb);

@@ -219,7 +219,7 @@ static int print_group_table(const struct bays *b, const struct tool_output *out
 			}
 		}
 	}
-	r = scols_print_table(tb);
+	r = tool_table_print(tb);
 out:
 	scols_unref_table(tb);
 	return r;

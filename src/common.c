@@ -396,6 +396,62 @@ struct libscols_table *tool_table_new(const struct tool_output *o, const char *n
 	return tb;
 }
 
+/*
+ * libsmartcols before 2.39 (Debian 12's 2.38) prints an array column with
+ * no value as an array holding one null, and a table without lines as an
+ * array of blank lines, where later versions print []: "[", a newline,
+ * blanks, maybe "null" and blanks, "]". The same bytes from either: [].
+ * JSON strings hold no raw newline, so this is never inside one.
+ */
+static size_t empty_array_len(const char *s, size_t len)
+{
+	size_t i = 2;
+
+	if (len < 3 || s[0] != '[' || s[1] != '\n')
+		return 0;
+	while (i < len && (s[i] == ' ' || s[i] == '\n'))
+		i++;
+	if (len - i >= 4 && memcmp(s + i, "null", 4) == 0)
+		for (i += 4; i < len && (s[i] == ' ' || s[i] == '\n'); i++)
+			;
+	return i < len && s[i] == ']' ? i + 1 : 0;
+}
+
+int tool_table_print(struct libscols_table *tb)
+{
+	char *buf = NULL, *w;
+	size_t len = 0, n;
+	FILE *f;
+	int r;
+
+	if (!scols_table_is_json(tb))
+		return scols_print_table(tb) < 0 ? -EIO : 0;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	scols_table_set_stream(tb, f);
+	r = scols_print_table(tb);
+	scols_table_set_stream(tb, stdout);
+	if (fclose(f) != 0 || r < 0) {
+		free(buf);
+		return r < 0 ? -EIO : -ENOMEM;
+	}
+	w = buf;
+	for (size_t i = 0; i < len; i++) {
+		n = buf[i] == '[' ? empty_array_len(buf + i, len - i) : 0;
+		if (n) {
+			*w++ = '[';
+			*w++ = ']';
+			i += n - 1;
+		} else {
+			*w++ = buf[i];
+		}
+	}
+	r = fwrite(buf, 1, w - buf, stdout) == (size_t)(w - buf) ? 0 : -EIO;
+	free(buf);
+	return r;
+}
+
 struct libscols_column *tool_table_column(struct libscols_table *tb, const char *name, double whint,
 					  int flags, int json)
 {

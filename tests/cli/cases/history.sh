@@ -15,10 +15,12 @@ da filter --history --annotate "$log" | grep -E 'Attached SCSI disk' | cut -c1-8
 da filter "$log" | grep -c today
 # dmesg -F does the same on its own when the log has records.
 da dmesg -F "$log" | grep -E '\] Attached SCSI disk' | cut -c1-60
-# --reverse: the names back to the kernel names of their boot.
-# (Words that are aliases in any case come back too: "Fast TSC" has fast.)
-"$bin" filter --history "$log" | "$bin" filter --history --reverse | grep 'Attached SCSI' |
-	cmp - <(grep 'Attached SCSI' "$log") && echo "reverse gives the kernel names back"
+# --reverse: the names back to the kernel names of their boot. (Words that
+# are aliases in any case come back too: "Fast TSC" has fast. A SCSI
+# address, "sd 0:0:1:0:", was named too and comes back as the disk's name.)
+"$bin" filter --history "$log" | "$bin" filter --history --reverse |
+	grep -o '\[[^]]*\] Attached SCSI' >back.txt
+grep -o '\[[^]]*\] Attached SCSI' "$log" | diff - back.txt && echo "reverse gives the kernel names back"
 # A log without records: said, and left as it is; a journalctl text with its boot IDs.
 printf 'sd 0:0:0:0: [sdc] Attached SCSI disk\n' | da filter --history
 cat >journal.txt <<'J'

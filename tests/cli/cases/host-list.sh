@@ -6,7 +6,8 @@ alias root-disk serial:21766363104595826
 alias spare wwn:0x5000c500a1b2c3d4
 T
 da list
-da list -n -o NAME,ALIAS,IDENTITY,STATE
+# (Blanks squeezed: libsmartcols 2.38 pads to the unprinted heading's width, 2.41 does not.)
+da list -n -o NAME,ALIAS,IDENTITY,STATE | tr -s ' '
 da list -J
 da list -J -b -o NAME,SIZE,RM,RO,ALIASES
 da list -P -o NAME,ALIAS,MAJ:MIN,TYPE,SERIAL

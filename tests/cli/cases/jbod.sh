@@ -12,8 +12,13 @@ da list -o NAME,ALIAS,ALIASES,IDENTITY,STATE
 da resolve bay07 slot03 data02 efi slot03p1 spare
 da name sdh 8:112 /dev/sdc1 sdc sdy1 sdy2
 da check
-# As wide as the terminal: MODEL is cut short, never SERIAL or WWN.
-da list -w 80 | head -n 3
+# As wide as the terminal: MODEL is cut short, never SERIAL or WWN (by how
+# much is the library's: libsmartcols 2.38 and 2.41 cut it differently).
+"$bin" list -w 80 >wide.txt
+awk 'length > 80 { n++ } END { print n + 0 " lines wider than 80 of " NR }' wide.txt
+head -n 1 wide.txt | tr -s ' '
+grep -c 'Z1Z200AZ *0x5000c500a1b2c3d4 present' wide.txt
+grep -c 'ST4000NM0023' wide.txt
 da list -P -o NAME,MAJ:MIN | head -n 2
 da list -P -y -o NAME,MAJ:MIN | head -n 2
 da list -y

@@ -6,11 +6,11 @@ mkdir -p empty-root
 da --sysroot empty-root list
 da --sysroot empty-root check
 printf 'alias elsewhere serial:21766363104595826\n' > other.conf
-da -c other.conf list -o NAME,ALIAS -n
+da -c other.conf list -o NAME,ALIAS -n | tr -s ' '
 DISKALIAS_CONFIG=other.conf da name vda
 da --config other.conf set extra vda --by serial
 cat other.conf
-da list --sysroot "$ROOT" -o NAME,ALIAS -n
+da list --sysroot "$ROOT" -o NAME,ALIAS -n | tr -s ' '
 # As root, a table others could write is refused.
 table <<'T'
 alias root-disk serial:21766363104595826
