@@ -325,9 +325,11 @@ enum da_devtype {
 
 /*
  * Every block device and partition under the context's root: disks in
- * kernel-name order, each followed by its partitions. A root without
- * sys/class/block is an error (-ENOENT, with a problem in @diag); a device
- * whose sysfs entry cannot be read is skipped with a warning in @diag.
+ * kernel-name order, each followed by its partitions. They are read from
+ * sys/class/block, or where a tree has none (a kernel before 2.6.25, a
+ * sysfs dump) from sys/block and each disk's partition directories; a
+ * root with neither is an error (-ENOENT, with a problem in @diag). A
+ * device whose sysfs entry cannot be read is skipped with a warning in @diag.
  */
 int da_devlist_scan(struct da_ctx *ctx, struct da_diag *diag, struct da_devlist **ret_list);
 /*

@@ -815,54 +815,117 @@ static int add_holders(struct da_devlist *l, struct da_device *d)
 	return r;
 }
 
+/*
+ * The entries of the block devices, as "NAME" relative to @dir: the class
+ * directory sys/class/block lists disks and partitions alike. A tree
+ * without it (a kernel before 2.6.25, or a sysfs dump as other tools
+ * record one, which keeps sys/block alone) lists the disks in sys/block,
+ * and each disk's partitions are the directories in its own that have a
+ * "partition" file: those entries are "DISK/PART". 0, or -errno when
+ * neither directory can be read (*ret_dir names the one tried).
+ */
+static int block_entries(const struct da_ctx *ctx, struct strv *ret, char **ret_dir)
+{
+	_cleanup_free_ char *class = da_ctx_sys(ctx, "class/block");
+	char *dir = NULL;
+	struct strv disks = {};
+	int dfd, r;
+
+	if (!class)
+		return -ENOMEM;
+	dfd = open(class, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		*ret_dir = class;
+		class = NULL;
+		read_dir_names(dfd, ".", "", ret);
+		close(dfd);
+		return 0;
+	}
+	r = -errno;
+	dir = da_ctx_sys(ctx, "block");
+	if (!dir)
+		return -ENOMEM;
+	dfd = r == -ENOENT ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (dfd < 0) {
+		free(dir);
+		*ret_dir = class;
+		class = NULL;
+		return r;
+	}
+	*ret_dir = dir;
+	read_dir_names(dfd, ".", "", &disks);
+	r = 0;
+	for (size_t i = 0; r >= 0 && i < disks.n; i++) {
+		struct strv subs = {};
+		int sfd = openat(dfd, disks.v[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		r = strv_push(ret, disks.v[i]);
+		if (sfd < 0)
+			continue;
+		read_dir_names(sfd, ".", "", &subs);
+		for (size_t k = 0; r >= 0 && k < subs.n; k++) {
+			_cleanup_free_ char *pfile = xasprintf("%s/partition", subs.v[k]);
+
+			if (!pfile)
+				r = -ENOMEM;
+			else if (faccessat(sfd, pfile, F_OK, 0) == 0)
+				r = strv_consume(ret, xasprintf("%s/%s", disks.v[i], subs.v[k]));
+		}
+		strv_free(&subs);
+		close(sfd);
+	}
+	strv_free(&disks);
+	close(dfd);
+	return r;
+}
+
 static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct da_diag *diag,
 		      struct da_devlist **ret_list)
 {
-	_cleanup_free_ char *dir = da_ctx_sys(ctx, "class/block");
+	_cleanup_free_ char *dir = NULL;
+	struct strv entries = {};
 	struct strv hidden = {}; /* NVMe multipath paths, hidden disks */
 	struct strv pcie = {};
 	size_t unseen = 0; /* devices udev has no database entry of */
 	struct scan_want wp = *want, *w = &wp;
 	struct da_devlist *l;
-	struct dirent *de;
-	DIR *dp;
 	int r = 0;
 
-	if (!dir || slot_pcie_read(ctx, &pcie) < 0) {
+	if (slot_pcie_read(ctx, &pcie) < 0) {
 		strv_free(&pcie);
 		return -ENOMEM;
 	}
 	wp.pcie = &pcie;
-	dp = opendir(dir);
-	if (!dp) {
-		r = -errno;
+	r = block_entries(ctx, &entries, &dir);
+	if (r < 0) {
 		strv_free(&pcie);
-		da_diag_add(diag, dir, 0, false, "cannot list block devices: %s", strerror(-r));
+		strv_free(&entries);
+		if (r != -ENOMEM)
+			da_diag_add(diag, dir, 0, false, "cannot list block devices: %s",
+				    strerror(-r));
 		return r;
 	}
 	l = calloc(1, sizeof(*l));
 	if (!l) {
-		closedir(dp);
+		strv_free(&entries);
 		strv_free(&pcie);
 		return -ENOMEM;
 	}
 	hashmap_init(&l->bykname, false);
-	while ((de = readdir(dp))) {
-		_cleanup_free_ char *entry = NULL;
+	for (size_t i = 0; i < entries.n; i++) {
+		_cleanup_free_ char *entry = xasprintf("%s/%s", dir, entries.v[i]);
+		const char *kname = path_basename(entries.v[i]);
 		struct da_device *d = NULL;
 
-		if (de->d_name[0] == '.')
-			continue;
-		entry = xasprintf("%s/%s", dir, de->d_name);
 		if (!entry) {
 			r = -ENOMEM;
 			break;
 		}
-		r = device_load(ctx, entry, de->d_name, w, diag, &d);
+		r = device_load(ctx, entry, kname, w, diag, &d);
 		if (r == -ENOMEM)
 			break;
-		if (r == 1 && strncmp(de->d_name, "nvme", 4) == 0)
-			r = strv_push(&hidden, de->d_name);
+		if (r == 1 && strncmp(kname, "nvme", 4) == 0)
+			r = strv_push(&hidden, kname);
 		if (r == -ENOMEM)
 			break;
 		r = 0;
@@ -874,7 +937,7 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 			break;
 		}
 	}
-	closedir(dp);
+	strv_free(&entries);
 	strv_free(&pcie);
 	for (size_t i = 0; r >= 0 && i < l->n; i++) {
 		struct da_device *d = l->v[i];

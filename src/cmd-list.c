@@ -440,27 +440,50 @@ static bool tree_top(const struct tree *tr, size_t i)
 	return true;
 }
 
+/*
+ * lsblk's order: disks by their numbers (MAJ:MIN), each followed by its
+ * partitions by number. @list keeps each disk's partitions right after it.
+ */
+static int devnum_cmp(const void *pa, const void *pb, void *data)
+{
+	const struct da_devlist *list = data;
+	const struct da_device *a = da_devlist_get(list, *(const size_t *)pa);
+	const struct da_device *b = da_devlist_get(list, *(const size_t *)pb);
+	unsigned int ma = da_device_major(a), mb = da_device_major(b);
+
+	if (ma != mb)
+		return ma < mb ? -1 : 1;
+	if (da_device_minor(a) != da_device_minor(b))
+		return da_device_minor(a) < da_device_minor(b) ? -1 : 1;
+	return 0;
+}
+
 static int fill_table(struct tool *t, const struct list_opts *o, struct libscols_table *tb)
 {
-	size_t n = da_devlist_count(t->list);
+	size_t n = da_devlist_count(t->list), ndisks = 0;
 	struct tree tr = { t, o, tb, calloc(n + 1, sizeof(size_t)) };
+	_cleanup_free_ size_t *disks = calloc(n + 1, sizeof(*disks));
 	int r = 0;
 
 	hashmap_init(&tr.index, false);
-	if (!tr.parts || hashmap_reserve(&tr.index, n) < 0)
+	if (!tr.parts || !disks || hashmap_reserve(&tr.index, n) < 0)
 		r = -1;
 	/* Partitions follow their disk in the list. */
 	for (size_t i = 0, disk = 0; r >= 0 && i < n; i++) {
 		r = hashmap_put(&tr.index, da_device_kname(da_devlist_get(t->list, i)),
 				(void *)(uintptr_t)(i + 1));
 		if (!da_device_parent(da_devlist_get(t->list, i)))
-			disk = i;
+			disks[ndisks++] = disk = i;
 		else
 			tr.parts[disk]++;
 	}
-	for (size_t i = 0; r >= 0 && i < n; i++)
-		if (shown(da_devlist_get(t->list, i), o) && tree_top(&tr, i))
-			r = add_device(&tr, NULL, i, 0);
+	if (r >= 0)
+		qsort_r(disks, ndisks, sizeof(*disks), devnum_cmp, (void *)t->list);
+	/* Each disk, then its partitions: lines of their own when flat or inverted. */
+	for (size_t k = 0; r >= 0 && k < ndisks; k++)
+		for (size_t i = disks[k]; r >= 0 && i <= disks[k] + tr.parts[disks[k]]; i++)
+			if (shown(da_devlist_get(t->list, i), o) && tree_top(&tr, i))
+				r = add_device(&tr, NULL, i, 0);
 	free(tr.parts);
 	hashmap_free(&tr.index);
 	if (r < 0)
