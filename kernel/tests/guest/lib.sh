@@ -10,10 +10,17 @@ check() { # check DESCRIPTION COMMAND...
 # The kernel log since the last klog_mark, without timestamps.
 klog_mark() { dmesg -c >/dev/null; }
 klog() { dmesg | sed 's/^\[ *[0-9]*\.[0-9]*\] //'; }
-# The scsi_debug disk: the only SCSI disk of these tests.
+# The scsi_debug disk, by its model (a SATA disk is an sd disk too).
 scsi_disk() {
 	for d in /sys/block/sd*; do
-		[ -e "$d" ] && { echo "${d##*/}"; return 0; }
+		grep -q scsi_debug "$d/device/model" 2>/dev/null && { echo "${d##*/}"; return 0; }
+	done
+	return 1
+}
+# The SATA disk on AHCI (libata), by its vendor.
+sata_disk() {
+	for d in /sys/block/sd*; do
+		grep -q '^ATA *$' "$d/device/vendor" 2>/dev/null && { echo "${d##*/}"; return 0; }
 	done
 	return 1
 }

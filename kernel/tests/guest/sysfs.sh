@@ -1,5 +1,8 @@
-# Test 1: /sys/block/DISK/alias reads, writes, clears and refuses what
-# SPEC section 2 refuses, with EINVAL, leaving the old value in place.
+# Test 1: /sys/block/DISK/alias reads, writes, clears and refuses, with
+# EINVAL and leaving the old value in place, what would break a log line,
+# a uevent or a path: anything but 1 to 64 bytes of ASCII letters, digits
+# and "._+-" starting with a letter or digit. Kernel-name look-alikes are
+# user space's to refuse (diskalias set does): the kernel takes them.
 . /test/lib.sh
 disk=$(scsi_disk) || { not_ok "no SCSI disk"; finish; }
 A=/sys/block/$disk/alias
@@ -23,6 +26,7 @@ expect_value "unset alias reads as an empty line" ""
 [ "$(wc -c <$A)" = 1 ] && ok "unset alias is one newline" || not_ok "unset alias: $(wc -c <$A) bytes"
 
 for v in bay07 dblog ssd-cache sdX sd loop nvme0 dm-x A.b_c+d-e 0abc 123a sdcard-x \
+	sda sdb1 nvme0n1p2 md127 dm-0 1234 0 \
 	x123456789012345678901234567890123456789012345678901234567890123; do
 	put "$v\n"
 	[ -z "$err" ] && [ "$(cat $A)" = "$v" ] && ok "accepts '$v'" ||
@@ -36,9 +40,8 @@ put "keep-me\n"
 for f in \
 	'x1234567890123456789012345678901234567890123456789012345678901234' \
 	'a/b' 'a b' 'bay\t7' 'bay\0017' '\001' 'bay\r' 'x1\n\n' 'a\0b' \
-	'.' '..' '.hidden' '-x' '_x' '+x' 'bay\351' 'caf\303\251' 'a:b' '8:32' '1234' '0' \
-	sda sdb1 sdap1 sdcard hda vdb xvda2 nvme0n1 nvme0n1p2 mmcblk0 mmcblk0p1 \
-	loop3 dm-0 md127 md0p1 sr0 nbd1 zram0 ram0 rbd0 pmem0 pmem1p3; do
+	'.' '..' '.hidden' '-x' '_x' '+x' 'bay\351' 'caf\303\251' 'a:b' '8:32' 'a=b' \
+	'bay07\\' 'a"b' 'a%%s' 'a[1]' '\033[31mred'; do
 	put "$f"
 	case $err in
 	*"Invalid argument"*) ok "refuses '$f' with EINVAL" ;;
