@@ -44,11 +44,24 @@ _diskalias() {
 		compopt -o nospace 2>/dev/null
 		return ;;
 	--by)
+		if [ "$cmd" = chassis ]; then
+			COMPREPLY=($(compgen -W "rows columns" -- "$cur"))
+			return
+		fi
 		COMPREPLY=($(compgen -W "$(diskalias set --by '?' x y 2>&1 |
 			sed -n 's/.*expected one of \(.*\))$/\1/p' | tr -d ,)" -- "$cur"))
 		return ;;
 	-l | --level)
 		COMPREPLY=($(compgen -W "emerg alert crit err warn notice info debug" -- "$cur"))
+		return ;;
+	--first)
+		COMPREPLY=($(compgen -W "top-left top-right bottom-left bottom-right" -- "$cur"))
+		return ;;
+	--side)
+		COMPREPLY=($(compgen -W "front rear" -- "$cur"))
+		return ;;
+	--color)
+		COMPREPLY=($(compgen -W "auto always never" -- "$cur"))
 		return ;;
 	esac
 
@@ -89,6 +102,16 @@ _diskalias() {
 		fi ;;
 	unset | rename | resolve)
 		COMPREPLY=($(compgen -W "$(_diskalias_names)" -- "$cur")) ;;
+	chassis)
+		# The subcommand, then a chassis's name (unset) or enclosures (set).
+		if [[ " ${COMP_WORDS[*]:1:COMP_CWORD-1} " == *" unset "* ]]; then
+			COMPREPLY=($(compgen -W "$(diskalias chassis list -n -r 2>/dev/null | awk '{print $1}' | sort -u)" -- "$cur"))
+		elif [[ " ${COMP_WORDS[*]:1:COMP_CWORD-1} " == *" set "* ]]; then
+			COMPREPLY=($(compgen -W "pcie $(diskalias map -J 2>/dev/null |
+				sed -n 's/^ *"id": "\(0x[0-9a-fA-F]*\)",*$/\1/p' | sort -u)" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "set unset list" -- "$cur"))
+		fi ;;
 	set | name)
 		COMPREPLY=($(compgen -W "$(_diskalias_names all)" -- "$cur")) ;;
 	esac

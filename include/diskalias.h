@@ -497,6 +497,76 @@ const struct da_slot *da_slotlist_find(const struct da_slotlist *list, const cha
 int da_slot_set_led(const struct da_slot *slot, enum da_led led, bool on);
 
 /* -------------------------------------------------------------------------
+ * Chassis (SPEC section 3): how the bays of an SES enclosure or of a group
+ * of PCIe slots sit in the panel an administrator looks at, and the rule
+ * that names every bay, as the table's chassis lines describe them: one
+ * part of a chassis a line, the lines of one name its parts, top to
+ * bottom. A line decides everything alone: its R x C cells, numbered from
+ * a corner along the rows or down the columns, hold the enclosure's slots
+ * from the first slot's number on (or the PCIe slots it names, in order).
+ */
+enum da_corner {
+	DA_CORNER_TOP_LEFT,
+	DA_CORNER_TOP_RIGHT,
+	DA_CORNER_BOTTOM_LEFT,
+	DA_CORNER_BOTTOM_RIGHT,
+};
+struct da_chassis;
+
+/* The chassis lines of @table that apply (not bad, not claiming another's bays), in table order. */
+size_t da_table_chassis_count(const struct da_table *table);
+const struct da_chassis *da_table_chassis_get(const struct da_table *table, size_t i);
+/*
+ * The chassis line whose naming rule gave @alias its name (a slot: alias
+ * with no line of its own: its file and line are the chassis line's), or
+ * NULL for an alias line.
+ */
+const struct da_chassis *da_alias_chassis(const struct da_alias *alias);
+/* The chassis's name (lines of one name are the parts of one chassis). */
+const char *da_chassis_name(const struct da_chassis *chassis);
+/* The enclosure as written: an SES logical id ("0x5003..."), or "pcie:A,B,...". */
+const char *da_chassis_enclosure(const struct da_chassis *chassis);
+enum da_slot_kind da_chassis_kind(const struct da_chassis *chassis);
+unsigned int da_chassis_rows(const struct da_chassis *chassis);
+unsigned int da_chassis_columns(const struct da_chassis *chassis);
+/* The corner bay 1 is in, and whether the numbering goes down the columns (else along the rows). */
+enum da_corner da_chassis_first(const struct da_chassis *chassis);
+bool da_chassis_by_columns(const struct da_chassis *chassis);
+/* "top-left", ...; NULL for no corner. Static. */
+const char *da_chassis_corner_name(enum da_corner corner);
+/* Whether the layout is the rear panel's (as seen from the rear), not the front's. */
+bool da_chassis_rear(const struct da_chassis *chassis);
+/* The SES slot number of bay 1 (the first cell in numbering order). */
+unsigned int da_chassis_first_slot(const struct da_chassis *chassis);
+/* The naming rule ("shelf1-bay{slot:02}"), or NULL. */
+const char *da_chassis_pattern(const struct da_chassis *chassis);
+const char *da_chassis_file(const struct da_chassis *chassis);
+unsigned int da_chassis_line(const struct da_chassis *chassis);
+/* The number of bays: the cells of an SES part, the slots named of a PCIe one. */
+unsigned int da_chassis_cells(const struct da_chassis *chassis);
+/*
+ * Bay @bay (from 0, in numbering order): its slot: value in *ret_identity
+ * (the caller frees) and its row and column (from 0, top and left as the
+ * panel is seen). -ENOENT past the last, -ENOMEM.
+ */
+int da_chassis_bay(const struct da_chassis *chassis, unsigned int bay, char **ret_identity,
+		   unsigned int *ret_row, unsigned int *ret_col);
+/* The bay (from 0) that slot: value @identity is in this chassis part: 0, or -ENOENT. */
+int da_chassis_find(const struct da_chassis *chassis, const char *identity, unsigned int *ret_bay);
+/*
+ * Describe a part of chassis @name: the line "chassis NAME ENCLOSURE
+ * OPTIONS" (OPTIONS the KEY=VALUE words, "rows=4 columns=6 ...") takes the
+ * place of the line of that name claiming that enclosure, or is added.
+ * -EEXIST when another chassis claims the enclosure (or a PCIe slot of it),
+ * -EINVAL when the line would be a bad one, with the reason in @diag.
+ * Every other line is kept byte for byte.
+ */
+int da_table_chassis_set(struct da_table *table, const char *name, const char *enclosure,
+			 const char *options, struct da_diag *diag);
+/* Remove every line of chassis @name: -ENOENT when there is none. */
+int da_table_chassis_unset(struct da_table *table, const char *name, struct da_diag *diag);
+
+/* -------------------------------------------------------------------------
  * The table joined with the devices present.
  */
 struct da_map;

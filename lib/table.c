@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "chassis.h"
 #include "hashmap.h"
 #include "internal.h"
 #include "strbuf.h"
@@ -52,6 +53,8 @@ struct da_alias {
 	unsigned int name_off, name_len; /* the name token in its line */
 	unsigned int id_off, id_len;	 /* the identity token in its line */
 	bool conflict;			 /* conflicts with another statement: binds nothing */
+	/* Named by this chassis line's rule (name and identity are its own strings), or NULL. */
+	const struct da_chassis *chassis;
 };
 
 struct tline {
@@ -90,9 +93,12 @@ struct da_table {
 	size_t naliases;
 	struct tline *lines;
 	size_t nlines;
-	struct hashmap names;	 /* folded name -> first statement of that name */
-	struct hashmap bases;	 /* folded partition base of a statement's name -> statement */
-	struct da_diag problems; /* the bad lines, in line order */
+	struct hashmap names;	    /* folded name -> first statement of that name */
+	struct hashmap bases;	    /* folded partition base of a statement's name -> statement */
+	struct da_diag problems;    /* the bad lines, in line order */
+	struct da_chassis *chassis; /* every chassis line that parsed; room for one per line */
+	size_t nchassis;
+	struct strv generated; /* the names and identities the chassis rules gave */
 };
 
 struct token {
@@ -111,6 +117,12 @@ static void table_clear(struct da_table *t)
 	free(t->store);
 	free(t->bound);
 	free(t->lines);
+	for (size_t i = 0; i < t->nchassis; i++)
+		chassis_clear(&t->chassis[i]);
+	free(t->chassis);
+	t->chassis = NULL;
+	t->nchassis = 0;
+	strv_free(&t->generated);
 	hashmap_free(&t->names);
 	hashmap_free(&t->bases);
 	da_diag_clear(&t->problems);
@@ -250,7 +262,10 @@ static char *name_conflict(const struct da_table *t, const char *name, const str
 	}
 	a = hashmap_getn(&t->names, name, len);
 	if (a && a != self) {
-		if (streq(a->name, name))
+		if (a->chassis)
+			msg = xasprintf("alias '%s' is the name the chassis rule of %s gives slot:%s",
+					a->name, place(t, a, t->target, where), a->value);
+		else if (streq(a->name, name))
 			msg = xasprintf("alias '%s' is already defined (%s)", name,
 					place(t, a, t->target, where));
 		else
@@ -304,7 +319,11 @@ out:
 	return msg;
 }
 
-static const char *const statement_usage = "expected 'alias NAME KIND:VALUE'";
+static const char *const statement_usage =
+	"expected 'alias NAME KIND:VALUE' or 'chassis NAME ENCLOSURE rows=R columns=C ...'";
+
+/* The most words a line has: chassis, its name and enclosure, seven KEY=VALUE. */
+#define LINE_TOKENS_MAX 10
 
 /* Add a problem of line @idx to the table's own list. Returns 1, or -ENOMEM. */
 static int line_problem(struct da_table *t, size_t idx, const char *fmt, ...) _printf_(3, 4);
@@ -327,6 +346,34 @@ static int line_problem(struct da_table *t, size_t idx, const char *fmt, ...)
 #define QUOTE(tok, buf) \
 	((buf) = str_escape((tok)->value, (tok)->vlen, DA_QUOTE_MAX, true)) ? (buf) : ""
 
+/* A chassis line's words @tok (@ntok of them, "chassis" first): the next chassis. */
+static int parse_chassis(struct da_table *t, size_t idx, struct token *tok, size_t ntok)
+{
+	struct da_chassis *c = &t->chassis[t->nchassis];
+	char *opts[LINE_TOKENS_MAX];
+	const char *err = NULL;
+	int r;
+
+	if (ntok < 3 || ntok > LINE_TOKENS_MAX)
+		return line_problem(t, idx,
+				    "%s 'chassis NAME ENCLOSURE rows=R columns=C [first=CORNER] "
+				    "[by=rows|columns] [side=front|rear] [slots=N] [name=PATTERN]'",
+				    ntok < 3 ? "incomplete statement: expected"
+					     : "too many words: expected");
+	for (size_t i = 3; i < ntok; i++)
+		opts[i - 3] = tok[i].value;
+	r = chassis_parse(c, tok[1].value, tok[2].value, opts, ntok - 3, &err);
+	if (r < 0) {
+		chassis_clear(c);
+		return r == -ENOMEM ? r : line_problem(t, idx, "invalid chassis line: %s", err);
+	}
+	c->file = t->files[t->lines[idx].file].path;
+	c->line = t->lines[idx].lineno;
+	c->lineidx = idx;
+	t->nchassis++;
+	return 0;
+}
+
 /*
  * Parse line @t->lines[idx] into the next statement; what is wrong with it
  * goes to the table's problems. Conflicts with other lines are found after
@@ -337,7 +384,7 @@ static int parse_line(struct da_table *t, size_t idx, bool nul)
 	const char *s = t->lines[idx].text, *err = NULL, *value, *reason;
 	size_t len = t->lines[idx].len, pos = 0, ntok = 0;
 	_cleanup_free_ char *shown = NULL;
-	struct token tok[4];
+	struct token tok[LINE_TOKENS_MAX + 1];
 	struct da_alias *a;
 	enum da_id_kind kind;
 	int r = 0;
@@ -357,13 +404,14 @@ static int parse_line(struct da_table *t, size_t idx, bool nul)
 		return r == -ENOMEM ? r : line_problem(t, idx, "%s", err);
 	if (ntok == 0)
 		return 0;
+	if (streq(tok[0].value, "chassis"))
+		return parse_chassis(t, idx, tok, ntok);
 	if (tok[0].vlen != 5 || memcmp(tok[0].value, "alias", 5) != 0)
 		return line_problem(t, idx, "unknown statement '%s': %s", QUOTE(&tok[0], shown),
 				    statement_usage);
 	if (ntok != 3)
-		return line_problem(t, idx, "%s %s",
-				    ntok < 3 ? "incomplete statement:" : "too many words:",
-				    statement_usage);
+		return line_problem(t, idx, "%s expected 'alias NAME KIND:VALUE'",
+				    ntok < 3 ? "incomplete statement:" : "too many words:");
 	if (da_name_check(tok[1].value, &reason) < 0)
 		return line_problem(t, idx, "invalid alias name '%s': %s", QUOTE(&tok[1], shown),
 				    reason);
@@ -401,6 +449,17 @@ static int conflict(struct da_table *t, struct da_alias *a, struct da_alias *b)
 	char where[PLACE_MAX];
 	unsigned int partno;
 
+	/* A line of the table wins over what a chassis rule made up: the rule's bay goes unnamed. */
+	if (!a->chassis != !b->chassis) {
+		struct da_alias *gen = a->chassis ? a : b, *line = gen == a ? b : a;
+
+		gen->conflict = true;
+		place(t, line, t->lines[gen->lineidx].file, where);
+		return line_problem(t, gen->lineidx,
+				    "the name rule gives '%s' to slot:%s, which alias '%s' (%s) "
+				    "stands in the way of; that bay is not named by the rule",
+				    gen->name, gen->value, line->name, where);
+	}
 	a->conflict = b->conflict = true;
 	place(t, first, t->lines[later->lineidx].file, where);
 	if (streq(first->name, later->name))
@@ -428,6 +487,174 @@ static int conflict(struct da_table *t, struct da_alias *a, struct da_alias *b)
 		later->name, first->name, where,
 		da_partition_twin_len(later->name, strlen(later->name)) ? later->name
 									: first->name);
+}
+
+/* The bays slot: lines of the table name themselves, keyed by their folded value. */
+static int explicit_slots(const struct da_table *t, struct hashmap *m)
+{
+	for (size_t i = 0; i < t->nstmts; i++)
+		if (t->store[i].kind == DA_ID_SLOT &&
+		    hashmap_put(m, t->store[i].value, &t->store[i]) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+/* Whether two chassis lines claim a bay in common: one SES enclosure, or a PCIe slot. */
+static bool chassis_overlap(const struct da_chassis *a, const struct da_chassis *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == DA_SLOT_SES)
+		return strcasecmp(a->enclosure, b->enclosure) == 0;
+	for (size_t i = 0; i < a->pcie.n; i++)
+		if (strv_contains(&b->pcie, a->pcie.v[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Whether chassis @c's rule is good: every bay gets a name an alias can
+ * have, no two the same. Else a problem at its line: 1, 0, or -ENOMEM.
+ */
+static int chassis_rule_problem(struct da_table *t, const struct da_chassis *c)
+{
+	struct hashmap mine;
+	struct strv names = {};
+	int r = 0;
+
+	if (!c->pattern)
+		return 0;
+	hashmap_init(&mine, true);
+	for (unsigned int k = 0; r == 0 && k < chassis_cells(c); k++) {
+		char *name = chassis_bay_name(c, k);
+		_cleanup_free_ char *id = chassis_slot(c, k), *shown = NULL;
+		const char *reason = NULL;
+
+		if (!name || !id || strv_consume(&names, name) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		if (hashmap_get(&mine, name))
+			reason =
+				"it gives that name to another bay too (a placeholder such as {slot} tells them apart)";
+		else if (hashmap_put(&mine, name, name) < 0)
+			r = -ENOMEM;
+		if (r < 0 || (!reason && da_name_check(name, &reason) == 0))
+			continue;
+		shown = str_escape(name, strlen(name), DA_QUOTE_MAX, true);
+		r = line_problem(t, c->lineidx,
+				 "invalid chassis line: the name rule gives '%s' to slot:%s: %s",
+				 shown ? shown : "", id, reason);
+	}
+	hashmap_free(&mine);
+	strv_free(&names);
+	return r;
+}
+
+/*
+ * The names the chassis rules give: a rule naming a bay a name that
+ * cannot be an alias is a bad line and names no bay; two good chassis
+ * lines claiming one enclosure (or PCIe slot) both bind nothing; a bay a
+ * slot: line of the table names is left to it. The names made become
+ * statements after the table's own (so a disk's own lines come first),
+ * marked with their chassis. Returns the number of problems, or -ENOMEM.
+ */
+static int chassis_names(struct da_table *t)
+{
+	struct hashmap explicit;
+	size_t need = 0;
+	int problems = 0, r = 0;
+
+	for (size_t i = 0; i < t->nchassis; i++) {
+		r = chassis_rule_problem(t, &t->chassis[i]);
+		if (r < 0)
+			return r;
+		t->chassis[i].bad = t->chassis[i].conflict = r;
+		problems += r;
+	}
+	for (size_t i = 0; i < t->nchassis; i++) {
+		struct da_chassis *b = &t->chassis[i];
+
+		for (size_t j = 0; !b->bad && j < i; j++) {
+			struct da_chassis *a = &t->chassis[j];
+			char where[PLACE_MAX];
+
+			if (a->bad || !chassis_overlap(a, b))
+				continue;
+			if (t->lines[a->lineidx].file == t->lines[b->lineidx].file)
+				snprintf(where, sizeof(where), "line %u", a->line);
+			else
+				snprintf(where, sizeof(where), "%s:%u", a->file, a->line);
+			a->conflict = b->conflict = true;
+			r = line_problem(t, b->lineidx,
+					 "chassis '%s' claims %s, which chassis '%s' (%s) claims too; "
+					 "neither line applies",
+					 b->name, b->enclosure, a->name, where);
+			if (r < 0)
+				return r;
+			problems++;
+			break;
+		}
+	}
+	for (size_t i = 0; i < t->nchassis; i++)
+		if (!t->chassis[i].conflict && t->chassis[i].pattern)
+			need += chassis_cells(&t->chassis[i]);
+	if (!need)
+		return problems;
+	/* Room for the names made, with the pointers into the store kept valid: made now. */
+	{
+		struct da_alias *store = reallocarray(t->store, t->nstmts + need, sizeof(*store));
+		struct da_alias **bound;
+
+		if (!store)
+			return -ENOMEM;
+		t->store = store;
+		bound = reallocarray(t->bound, t->nstmts + need, sizeof(*bound));
+		if (!bound)
+			return -ENOMEM;
+		t->bound = bound;
+		memset(t->store + t->nstmts, 0, need * sizeof(*store));
+	}
+	hashmap_init(&explicit, true);
+	r = explicit_slots(t, &explicit);
+	for (size_t i = 0; r >= 0 && i < t->nchassis; i++) {
+		struct da_chassis *c = &t->chassis[i];
+
+		if (c->conflict || !c->pattern)
+			continue;
+		for (unsigned int k = 0; r >= 0 && k < chassis_cells(c); k++) {
+			char *id = chassis_slot(c, k), *name = NULL, *identity;
+			struct da_alias *a;
+
+			if (!id || strv_consume(&t->generated, id) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			/* A bay a line of the table names is that line's. */
+			if (hashmap_get(&explicit, id))
+				continue;
+			name = chassis_bay_name(c, k);
+			identity = xasprintf("slot:%s", id);
+			if (!name || strv_consume(&t->generated, name) < 0 || !identity ||
+			    strv_consume(&t->generated, identity) < 0) {
+				if (!name)
+					free(identity);
+				r = -ENOMEM;
+				break;
+			}
+			a = &t->store[t->nstmts++];
+			a->name = name;
+			a->kind = DA_ID_SLOT;
+			a->value = id;
+			a->identity = identity;
+			a->file = c->file;
+			a->line = c->line;
+			a->lineidx = c->lineidx;
+			a->chassis = c;
+		}
+	}
+	hashmap_free(&explicit);
+	return r < 0 ? r : problems;
 }
 
 /*
@@ -549,12 +776,14 @@ static int parse_text(struct da_table *t, char *buf, size_t len, enum text_mode 
 	/* At most one line more than newlines in each file. */
 	for (const char *p = buf; (p = memchr(p, '\n', len - (p - buf))); p++)
 		n++;
-	/* A line's tokens are at most its bytes, and parse_line() reads at most 4 of them. */
-	t->arena = malloc(len + 4 * n + 1);
+	/* A line's tokens are at most its bytes and a NUL each, and parse_line() reads at
+	 * most LINE_TOKENS_MAX + 1 of them. */
+	t->arena = malloc(len + (LINE_TOKENS_MAX + 1) * n + 1);
 	t->lines = malloc(n * sizeof(*t->lines));
 	t->store = calloc(n, sizeof(*t->store));
 	t->bound = malloc(n * sizeof(*t->bound));
-	if (!t->text || !t->arena || !t->lines || !t->store || !t->bound ||
+	t->chassis = calloc(n, sizeof(*t->chassis));
+	if (!t->text || !t->arena || !t->lines || !t->store || !t->bound || !t->chassis ||
 	    hashmap_reserve(&t->names, n) < 0)
 		return -ENOMEM;
 	if (mode == TEXT_COPY)
@@ -585,6 +814,10 @@ static int parse_text(struct da_table *t, char *buf, size_t len, enum text_mode 
 			return r;
 		problems += r;
 	}
+	r = chassis_names(t);
+	if (r < 0)
+		return r;
+	problems += r;
 	r = resolve_conflicts(t);
 	if (r < 0)
 		return r;
@@ -1047,6 +1280,14 @@ void da_alias_raw(const struct da_table *t, const struct da_alias *a, const char
 {
 	const char *line = t->lines[a->lineidx].text;
 
+	if (a->chassis) {
+		/* Made by a rule: plain tokens of their own. */
+		*ret_name = a->name;
+		*ret_name_len = strlen(a->name);
+		*ret_id = a->identity;
+		*ret_id_len = strlen(a->identity);
+		return;
+	}
 	*ret_name = line + a->name_off;
 	*ret_name_len = a->name_len;
 	*ret_id = line + a->id_off;
@@ -1080,6 +1321,28 @@ const struct da_alias *da_table_conflicting(const struct da_table *t, const char
 DA_EXPORT const char *da_table_path(const struct da_table *t)
 {
 	return t->path;
+}
+
+DA_EXPORT size_t da_table_chassis_count(const struct da_table *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->nchassis; i++)
+		n += !t->chassis[i].conflict;
+	return n;
+}
+
+DA_EXPORT const struct da_chassis *da_table_chassis_get(const struct da_table *t, size_t i)
+{
+	for (size_t k = 0; k < t->nchassis; k++)
+		if (!t->chassis[k].conflict && i-- == 0)
+			return &t->chassis[k];
+	return NULL;
+}
+
+DA_EXPORT const struct da_chassis *da_alias_chassis(const struct da_alias *a)
+{
+	return a->chassis;
 }
 
 DA_EXPORT const char *da_alias_name(const struct da_alias *a)
@@ -1277,6 +1540,23 @@ static int report_conflict(struct da_table *t, const char *name, const struct da
 	return da_name_check(name, NULL) < 0 ? -EINVAL : -EEXIST;
 }
 
+/*
+ * Refuse, with the reason in @diag, to rebind or remove @a when a chassis
+ * rule made it: the rule is what names the bay.
+ */
+static int rule_named(const struct da_table *t, const struct da_alias *a, struct da_diag *diag)
+{
+	char where[PLACE_MAX];
+
+	if (!a->chassis)
+		return 0;
+	return da_diag_add(diag, target_path(t), 0, false,
+			   "alias '%s' is the name the chassis rule of %s gives slot:%s; "
+			   "name the bay otherwise (set or rename), or change the rule (chassis set)",
+			   a->name, place(t, a, t->target, where), a->value)
+		       ?: -EPERM;
+}
+
 /* The statement named @name, to change it; one that conflicts is refused: it binds nothing. */
 static struct da_alias *find_or_report(struct da_table *t, const char *name, struct da_diag *diag)
 {
@@ -1356,6 +1636,9 @@ DA_EXPORT int da_table_rebind(struct da_table *t, const char *name, enum da_id_k
 	r = other_file(t, a, diag);
 	if (r < 0)
 		return r;
+	r = rule_named(t, a, diag);
+	if (r < 0)
+		return r;
 	id = format_identity(kind, value);
 	if (!id)
 		return -ENOMEM;
@@ -1395,7 +1678,7 @@ DA_EXPORT int da_table_remove(struct da_table *t, const char *name, struct da_di
 	/* Nothing is removed unless every line of the name can be. */
 	for (a = find_statement(t, name, fold, 0); a && r >= 0;
 	     a = find_statement(t, name, fold, a - t->store + 1))
-		r = other_file(t, a, diag);
+		r = a->chassis ? rule_named(t, a, diag) : other_file(t, a, diag);
 	while (r >= 0 && (a = find_statement(t, name, fold, 0)))
 		r = table_splice(t, a->lineidx, NULL, NULL, diag);
 	return r;
@@ -1410,6 +1693,14 @@ DA_EXPORT int da_table_rename(struct da_table *t, const char *oldname, const cha
 
 	if (!a)
 		return -ENOENT;
+	if (a->chassis) {
+		/* A line for the bay wins over the rule: the bay takes the new name. */
+		r = report_conflict(t, newname, a, diag);
+		if (r < 0)
+			return r;
+		line = xasprintf("alias %s %s\n", newname, a->identity);
+		return line ? table_splice(t, SIZE_MAX, NULL, line, diag) : -ENOMEM;
+	}
 	r = other_file(t, a, diag);
 	if (r < 0)
 		return r;
@@ -1420,6 +1711,92 @@ DA_EXPORT int da_table_rename(struct da_table *t, const char *oldname, const cha
 	if (!line)
 		return -ENOMEM;
 	return table_splice(t, a->lineidx, line, NULL, diag);
+}
+
+/* The chassis line named @name that claims a bay @c claims too, from @from on; or NULL. */
+static const struct da_chassis *find_chassis(const struct da_table *t, const char *name,
+					     const struct da_chassis *c, size_t from, bool other)
+{
+	for (size_t i = from; i < t->nchassis; i++) {
+		const struct da_chassis *x = &t->chassis[i];
+
+		if (other == streq(x->name, name))
+			continue;
+		if (!c || chassis_overlap(x, c))
+			return x;
+	}
+	return NULL;
+}
+
+DA_EXPORT int da_table_chassis_set(struct da_table *t, const char *name, const char *enclosure,
+				   const char *options, struct da_diag *diag)
+{
+	_cleanup_free_ char *line = xasprintf("chassis %s %s %s\n", name, enclosure, options);
+	_cleanup_free_ char *copy = options ? strdup(options) : NULL;
+	struct da_chassis want = {};
+	const struct da_chassis *old, *other;
+	char *opts[LINE_TOKENS_MAX], *save = NULL;
+	const char *err = NULL;
+	char where[PLACE_MAX];
+	size_t nopts = 0;
+	int r;
+
+	if (!line || !copy)
+		return -ENOMEM;
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		if (nopts == ARRAY_SIZE(opts))
+			return da_diag_add(diag, target_path(t), 0, false, "too many options")
+				       ?: -EINVAL;
+		opts[nopts++] = w;
+	}
+	r = chassis_parse(&want, name, enclosure, opts, nopts, &err);
+	if (r < 0) {
+		chassis_clear(&want);
+		return r == -ENOMEM ? r
+				    : da_diag_add(diag, target_path(t), 0, false,
+						  "invalid chassis: %s", err) ?: -EINVAL;
+	}
+	other = find_chassis(t, name, &want, 0, true);
+	old = find_chassis(t, name, &want, 0, false);
+	chassis_clear(&want);
+	if (other) {
+		snprintf(where, sizeof(where), "%s:%u", other->file, other->line);
+		return da_diag_add(diag, target_path(t), 0, false,
+				   "%s is part of chassis '%s' (%s); unset that first", enclosure,
+				   other->name, where)
+			       ?: -EEXIST;
+	}
+	if (!old)
+		return table_splice(t, SIZE_MAX, NULL, line, diag);
+	if (t->lines[old->lineidx].file != t->target)
+		return da_diag_add(diag, target_path(t), 0, false,
+				   "chassis '%s' is described in %s:%u, not in this file; edit that file (--file %s)",
+				   name, old->file, old->line, old->file)
+			       ?: -EXDEV;
+	return table_splice(t, old->lineidx, line, NULL, diag);
+}
+
+DA_EXPORT int da_table_chassis_unset(struct da_table *t, const char *name, struct da_diag *diag)
+{
+	const struct da_chassis *c;
+	int r = 0;
+
+	if (!find_chassis(t, name, NULL, 0, false)) {
+		da_diag_add(diag, target_path(t), 0, false, "no chassis '%s'", name);
+		return -ENOENT;
+	}
+	/* Nothing is removed unless every line of it can be. */
+	for (size_t i = 0; i < t->nchassis; i++) {
+		c = &t->chassis[i];
+		if (streq(c->name, name) && t->lines[c->lineidx].file != t->target)
+			return da_diag_add(diag, target_path(t), 0, false,
+					   "chassis '%s' is described in %s:%u, not in this file; edit that file (--file %s)",
+					   name, c->file, c->line, c->file)
+				       ?: -EXDEV;
+	}
+	while (r >= 0 && (c = find_chassis(t, name, NULL, 0, false)))
+		r = table_splice(t, c->lineidx, NULL, NULL, diag);
+	return r;
 }
 
 /* Write @t over @path (its directory open as @dirfd), atomically, keeping the old file's owner and

@@ -10,12 +10,14 @@ static const char check_usage[] =
 	"\n"
 	"Check the alias table: syntax, names, identities, duplicates, collisions\n"
 	"with partition names, identities that match several devices (errors, exit\n"
-	"status 1), and aliases whose disk is not present (warnings). Every other\n"
-	"command reports a bad line too, and applies the lines that are good.\n";
+	"status 1), and aliases whose disk is not present (warnings); chassis\n"
+	"layouts that do not fit their enclosure (errors). Every other command\n"
+	"reports a bad line too, and applies the lines that are good.\n";
 
 /*
- * Why slot alias @a names no single disk: its bay empty, its enclosure or
- * slot absent, or its enclosure's id reported by several enclosures.
+ * Why slot alias @a names no single disk: its bay empty or holding a drive
+ * of several namespaces, its enclosure or slot absent, or its enclosure's
+ * id reported by several enclosures.
  */
 static char *slot_why(const struct da_slotlist *slots, const struct da_alias *a)
 {
@@ -26,6 +28,10 @@ static char *slot_why(const struct da_slotlist *slots, const struct da_alias *a)
 		return xasprintf(
 			"enclosures %s and %s report the same id %s: their bays cannot be told apart",
 			s->enclosure, other->enclosure, s->enclosure_id);
+	if (s && s->kind == DA_SLOT_PCIE && !streq(s->status, "empty"))
+		return xasprintf("the drive in PCIe slot %s (%s) has several namespaces: "
+				 "bind each by wwn: or serial:",
+				 s->label, s->pci);
 	if (s)
 		return xasprintf("the bay is empty (%s %s, %s)",
 				 s->kind == DA_SLOT_PCIE ? "PCIe slot" : "enclosure",
@@ -42,10 +48,81 @@ static char *slot_why(const struct da_slotlist *slots, const struct da_alias *a)
 	return xasprintf("no enclosure with id %.*s is attached", (int)(slash - v), v);
 }
 
+/*
+ * Whether the chassis lines fit the enclosures this machine shows: every
+ * bay of an SES enclosure a line describes has a cell (its slot number
+ * from the first slot's on, no more bays than cells), and the enclosure or
+ * the PCIe slots are there. Misfits are errors, at the line; an enclosure
+ * not attached is a warning. Returns the number of errors.
+ */
+static size_t check_chassis(const struct tool *t, const struct da_slotlist *slots,
+			    struct da_diag *diag)
+{
+	size_t errors = 0;
+
+	for (size_t i = 0; i < da_table_chassis_count(t->table); i++) {
+		const struct da_chassis *ch = da_table_chassis_get(t->table, i);
+		const char *file = da_chassis_file(ch), *name = da_chassis_name(ch);
+		unsigned int line = da_chassis_line(ch), bays = 0, outside = 0, absent = 0, k;
+		struct strbuf out = STRBUF_INIT;
+		const char *enc = NULL;
+
+		if (da_chassis_kind(ch) == DA_SLOT_PCIE) {
+			for (k = 0; k < da_chassis_cells(ch); k++) {
+				_cleanup_free_ char *id = NULL;
+				unsigned int row, col;
+
+				if (da_chassis_bay(ch, k, &id, &row, &col) == 0 &&
+				    !da_slotlist_find(slots, id, 0))
+					absent++;
+			}
+			if (absent)
+				da_diag_add(diag, file, line, true,
+					    "chassis '%s': %u of its PCIe slots are not on this machine",
+					    name, absent);
+			continue;
+		}
+		for (size_t j = 0; j < da_slotlist_count(slots); j++) {
+			const struct da_slot *s = da_slotlist_get(slots, j);
+
+			if (s->kind != DA_SLOT_SES || !s->enclosure_id ||
+			    strcasecmp(s->enclosure_id, da_chassis_enclosure(ch)) != 0)
+				continue;
+			enc = s->enclosure;
+			bays++;
+			if (s->identity && da_chassis_find(ch, s->identity, &k) == 0)
+				continue;
+			outside++;
+			strbuf_addf(&out, "%s%s", out.len ? ", " : "",
+				    s->number ? s->number : s->label);
+		}
+		if (!enc) {
+			da_diag_add(diag, file, line, true,
+				    "chassis '%s': no enclosure with id %s is attached", name,
+				    da_chassis_enclosure(ch));
+		} else if (bays > da_chassis_cells(ch)) {
+			errors++;
+			da_diag_add(diag, file, line, false,
+				    "chassis '%s': enclosure %s has %u bays, more than the %u cells of %u rows of %u",
+				    name, enc, bays, da_chassis_cells(ch), da_chassis_rows(ch),
+				    da_chassis_columns(ch));
+		} else if (outside) {
+			errors++;
+			da_diag_add(diag, file, line, false,
+				    "chassis '%s': slot%s %s of enclosure %s %s in no cell (the cells hold slots %u to %u: slots=)",
+				    name, outside == 1 ? "" : "s", out.buf, enc,
+				    outside == 1 ? "is" : "are", da_chassis_first_slot(ch),
+				    da_chassis_first_slot(ch) + da_chassis_cells(ch) - 1);
+		}
+		strbuf_release(&out);
+	}
+	return errors;
+}
+
 int cmd_check(struct tool *t, int argc, char **argv)
 {
 	struct da_slotlist *slots = NULL;
-	size_t present = 0, missing = 0, ambiguous = 0, crowded = 0;
+	size_t present = 0, missing = 0, ambiguous = 0, crowded = 0, misfits = 0, problems;
 	struct da_diag diag = {};
 	int r = tool_options(t, argc, argv, check_usage);
 
@@ -74,6 +151,9 @@ int cmd_check(struct tool *t, int argc, char **argv)
 			break;
 		case DA_ALIAS_MISSING:
 			missing++;
+			/* A rule names every bay, empty ones too: that is no news. */
+			if (da_alias_chassis(a) && why && strncmp(why, "the bay is empty", 16) == 0)
+				break;
 			da_diag_add(&diag, da_alias_file(a), da_alias_line(a), true,
 				    "alias '%s' (%s): %s", da_alias_name(a), da_alias_identity(a),
 				    why ? why : "no such disk present");
@@ -102,11 +182,19 @@ int cmd_check(struct tool *t, int argc, char **argv)
 				    da_map_device_name(t->map, d, DA_LINKS_MAX));
 		}
 	}
+	if (da_table_chassis_count(t->table)) {
+		if (!slots && da_slots_scan(t->ctx, &diag, &slots) < 0) {
+			errmsg("out of memory");
+			return EXIT_FAIL;
+		}
+		misfits = check_chassis(t, slots, &diag);
+	}
 	da_slotlist_free(slots);
 	print_diag(&diag);
 	da_diag_clear(&diag);
+	problems = da_table_problems(t->table) + crowded + misfits;
 	printf("%s: %zu aliases: %zu present, %zu missing, %zu ambiguous; %zu problem%s\n",
-	       t->table_path, da_table_count(t->table), present, missing, ambiguous,
-	       da_table_problems(t->table), da_table_problems(t->table) == 1 ? "" : "s");
-	return ambiguous || crowded || da_table_problems(t->table) ? EXIT_FAIL : EXIT_OK;
+	       t->table_path, da_table_count(t->table), present, missing, ambiguous, problems,
+	       problems == 1 ? "" : "s");
+	return ambiguous || problems ? EXIT_FAIL : EXIT_OK;
 }

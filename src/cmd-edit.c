@@ -95,7 +95,8 @@ static int edit_set(struct da_table *tb, void *data)
 		return da_table_add(tb, e->name, e->kind, e->value, &e->diag);
 	if (da_alias_kind(a) == e->kind && da_id_value_equal(e->kind, da_alias_value(a), e->value))
 		return 0;
-	if (!e->force) {
+	/* A name a chassis rule gives: rebind refuses it, saying so. */
+	if (!e->force && !da_alias_chassis(a)) {
 		da_diag_add(&e->diag, da_alias_file(a), da_alias_line(a), false,
 			    "alias '%s' is already defined as %s; use --force to rebind it",
 			    da_alias_name(a), da_alias_identity(a));

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
 #include <libsmartcols.h>
 
 #include "hashmap.h"
@@ -258,6 +260,320 @@ static void json_str(struct jsonw *w, const char *key, const char *v)
 		jsonw_literal(w, "null");
 }
 
+/* -------------------------------------------------------------------------
+ * The chassis: each drawn as its panel (--layout), and in JSON.
+ */
+
+/* What a bay shows: its state word and whether its LEDs are lit. */
+enum bay_state { BAY_ABSENT, BAY_EMPTY, BAY_OK, BAY_FAILED };
+
+static enum bay_state bay_state(const struct bays *b, const struct da_slot *s)
+{
+	if (!s)
+		return BAY_ABSENT;
+	if (!bay_device(b, s, 0))
+		return BAY_EMPTY;
+	if (s->status &&
+	    (strcasecmp(s->status, "critical") == 0 || strcasecmp(s->status, "unrecoverable") == 0))
+		return BAY_FAILED;
+	return BAY_OK;
+}
+
+static const char *const state_words[] = {
+	[BAY_ABSENT] = "absent",
+	[BAY_EMPTY] = "empty",
+	[BAY_OK] = "OK",
+	[BAY_FAILED] = "failed",
+};
+
+/* The bay of bay @k of chassis part @ch on this machine, or NULL; its slot: value in *ret_id. */
+static const struct da_slot *chassis_slot(const struct bays *b, const struct da_chassis *ch,
+					  unsigned int k, unsigned int *ret_row,
+					  unsigned int *ret_col, char **ret_id)
+{
+	*ret_id = NULL;
+	if (da_chassis_bay(ch, k, ret_id, ret_row, ret_col) < 0)
+		return NULL;
+	return da_slotlist_find(b->slots, *ret_id, 0);
+}
+
+/* The bay's own name: its alias (the rule's, or a line's), else its label. */
+static const char *bay_name(const struct bays *b, const struct da_slot *s, const char *identity)
+{
+	for (size_t i = 0; i < da_table_count(b->t->table); i++) {
+		const struct da_alias *a = da_table_get(b->t->table, i);
+
+		if (da_alias_kind(a) == DA_ID_SLOT &&
+		    da_id_value_equal(DA_ID_SLOT, da_alias_value(a), identity))
+			return da_alias_name(a);
+	}
+	return s ? s->label : NULL;
+}
+
+struct panel {
+	unsigned int width; /* of a cell's text */
+	bool color;
+};
+
+/* @s, escaped, cut to the panel's cell width and padded to it. */
+static void put_cell_text(const struct panel *p, const char *s, const char *sgr)
+{
+	_cleanup_free_ char *safe = s ? str_escape(s, strlen(s), 0, true) : NULL;
+	size_t n = safe ? strlen(safe) : 0;
+
+	if (n > p->width)
+		n = p->width;
+	if (p->color && sgr && n)
+		printf("\033[%sm%.*s\033[0m", sgr, (int)n, safe);
+	else
+		printf("%.*s", (int)n, safe ? safe : "");
+	printf("%*s", (int)(p->width - n), "");
+}
+
+static void put_border(const struct panel *p, unsigned int cols)
+{
+	putchar('+');
+	for (unsigned int c = 0; c < cols; c++) {
+		for (unsigned int i = 0; i < p->width; i++)
+			putchar('-');
+		putchar('+');
+	}
+	putchar('\n');
+}
+
+/* One part of a chassis, as its panel: four lines a bay (number, name, disk, state). */
+static int draw_part(const struct bays *b, const struct da_chassis *ch, const struct panel *p)
+{
+	unsigned int rows = da_chassis_rows(ch), cols = da_chassis_columns(ch);
+	unsigned int n = da_chassis_cells(ch), row, col, outside = 0;
+	_cleanup_free_ int *grid = malloc(sizeof(int) * rows * cols);
+
+	if (!grid)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < rows * cols; i++)
+		grid[i] = -1;
+	for (unsigned int k = 0; k < n; k++) {
+		_cleanup_free_ char *id = NULL;
+
+		chassis_slot(b, ch, k, &row, &col, &id);
+		grid[row * cols + col] = k;
+	}
+	/* Bays of the enclosure the layout has no cell for: check says which. */
+	for (size_t i = 0; i < da_slotlist_count(b->slots); i++) {
+		const struct da_slot *s = da_slotlist_get(b->slots, i);
+		unsigned int k;
+
+		if (s->identity && s->kind == da_chassis_kind(ch) &&
+		    da_chassis_find(ch, s->identity, &k) < 0 &&
+		    (s->kind == DA_SLOT_PCIE
+			     ? false
+			     : s->enclosure_id &&
+				       strcasecmp(s->enclosure_id, da_chassis_enclosure(ch)) == 0))
+			outside++;
+	}
+	put_border(p, cols);
+	for (unsigned int r = 0; r < rows; r++) {
+		for (int line = 0; line < 4; line++) {
+			putchar('|');
+			for (unsigned int c = 0; c < cols; c++) {
+				int k = grid[r * cols + c];
+				_cleanup_free_ char *id = NULL, *text = NULL;
+				const struct da_slot *s;
+				const struct da_device *d;
+				enum bay_state st;
+				const char *sgr = NULL;
+
+				if (k < 0) {
+					put_cell_text(p, NULL, NULL);
+					putchar('|');
+					continue;
+				}
+				s = chassis_slot(b, ch, k, &row, &col, &id);
+				d = s ? bay_device(b, s, 0) : NULL;
+				st = bay_state(b, s);
+				if (line == 0) {
+					text = strdup(strrchr(id, '/') + 1);
+					sgr = "1";
+				} else if (line == 1) {
+					const char *name = bay_name(b, s, id);
+
+					text = strdup(name ? name : "");
+				} else if (line == 2) {
+					const char *alias =
+						d ? da_map_device_name(b->t->map, d, 0) : NULL;
+					const char *name = bay_name(b, s, id);
+
+					/* The disk by its own alias; by its kernel name when that
+					 * is the bay's. */
+					size_t more = 0;
+
+					if (alias && name && streq(alias, name))
+						alias = NULL;
+					/* A drive of several namespaces: the first, and how many
+					 * more. */
+					while (d && bay_device(b, s, more + 1))
+						more++;
+					text = !d     ? strdup("-")
+					       : more ? xasprintf("%s +%zu",
+								  alias ?: da_device_kname(d), more)
+						      : strdup(alias ?: da_device_kname(d));
+				} else {
+					bool loc = s && s->led[DA_LED_LOCATE] > 0;
+					bool flt = s && s->led[DA_LED_FAULT] > 0;
+
+					text = xasprintf("%s%s%s", state_words[st],
+							 loc ? " LOCATE" : "", flt ? " FAULT" : "");
+					sgr = flt || st == BAY_FAILED ? "1;31"
+					      : loc		      ? "1;30;43"
+					      : st == BAY_OK	      ? "32"
+								      : "2";
+				}
+				if (!text)
+					return -ENOMEM;
+				put_cell_text(p, text, sgr);
+				putchar('|');
+			}
+			putchar('\n');
+		}
+		put_border(p, cols);
+	}
+	if (outside)
+		printf("(%u bay%s of %s %s in no cell of this layout: see diskalias check)\n",
+		       outside, outside == 1 ? "" : "s", da_chassis_enclosure(ch),
+		       outside == 1 ? "is" : "are");
+	return 0;
+}
+
+/* The terminal's width, or 80 when stdout is none. */
+static unsigned int term_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col)
+		return ws.ws_col;
+	return 80;
+}
+
+static int print_layout(const struct bays *b, bool color)
+{
+	const struct da_table *tb = b->t->table;
+	size_t n = da_table_chassis_count(tb);
+	unsigned int cols = 1;
+	struct panel p = { .color = color };
+
+	if (!n) {
+		printf("no chassis described (see diskalias chassis set); the bays by enclosure:\n\n");
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (da_chassis_columns(da_table_chassis_get(tb, i)) > cols)
+			cols = da_chassis_columns(da_table_chassis_get(tb, i));
+	/* Cells of 12 characters where the width allows (6 columns fit 80), 6 at least. */
+	p.width = (term_width() - 1) / cols;
+	p.width = p.width > 13 ? 12 : p.width > 7 ? p.width - 1 : 6;
+	for (size_t i = 0; i < n; i++) {
+		const struct da_chassis *ch = da_table_chassis_get(tb, i);
+		bool first_part = !i || !streq(da_chassis_name(da_table_chassis_get(tb, i - 1)),
+					       da_chassis_name(ch));
+		int r;
+
+		if (first_part)
+			printf("%sChassis %s (%s)\n", i ? "\n" : "", da_chassis_name(ch),
+			       da_chassis_rear(ch) ? "rear" : "front");
+		printf("%s: %u row%s of %u, first bay %s, numbered along the %s\n",
+		       da_chassis_enclosure(ch), da_chassis_rows(ch),
+		       da_chassis_rows(ch) == 1 ? "" : "s", da_chassis_columns(ch),
+		       da_chassis_corner_name(da_chassis_first(ch)),
+		       da_chassis_by_columns(ch) ? "columns" : "rows");
+		r = draw_part(b, ch, &p);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static const char *const layout_keys[] = { "chassis", "part", "row", "column", "number" };
+
+/* The layout of bay @s in JSON: its chassis, row, column and bay number, or nulls. */
+static void json_bay_layout(struct jsonw *w, const struct bays *b, const struct da_slot *s)
+{
+	const struct da_table *tb = b->t->table;
+
+	for (size_t i = 0; s->identity && i < da_table_chassis_count(tb); i++) {
+		const struct da_chassis *ch = da_table_chassis_get(tb, i);
+		unsigned int k, row, col;
+		_cleanup_free_ char *id = NULL;
+
+		if (da_chassis_find(ch, s->identity, &k) < 0 ||
+		    da_chassis_bay(ch, k, &id, &row, &col) < 0)
+			continue;
+		jsonw_key(w, "chassis");
+		jsonw_string(w, da_chassis_name(ch), strlen(da_chassis_name(ch)));
+		jsonw_key(w, "part");
+		jsonw_uint(w, i);
+		jsonw_key(w, "row");
+		jsonw_uint(w, row);
+		jsonw_key(w, "column");
+		jsonw_uint(w, col);
+		jsonw_key(w, "number");
+		jsonw_uint(w, k + 1);
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(layout_keys); i++) {
+		jsonw_key(w, layout_keys[i]);
+		jsonw_literal(w, "null");
+	}
+}
+
+/* Every chassis part: its layout and each bay's place, for tools that draw it. */
+static void json_chassis(struct jsonw *w, const struct bays *b)
+{
+	const struct da_table *tb = b->t->table;
+
+	jsonw_key(w, "chassis");
+	jsonw_open_array(w);
+	for (size_t i = 0; i < da_table_chassis_count(tb); i++) {
+		const struct da_chassis *ch = da_table_chassis_get(tb, i);
+
+		jsonw_open_object(w);
+		json_str(w, "name", da_chassis_name(ch));
+		json_str(w, "enclosure", da_chassis_enclosure(ch));
+		json_str(w, "type", da_chassis_kind(ch) == DA_SLOT_PCIE ? "pcie" : "ses");
+		jsonw_key(w, "rows");
+		jsonw_uint(w, da_chassis_rows(ch));
+		jsonw_key(w, "columns");
+		jsonw_uint(w, da_chassis_columns(ch));
+		json_str(w, "first", da_chassis_corner_name(da_chassis_first(ch)));
+		json_str(w, "by", da_chassis_by_columns(ch) ? "columns" : "rows");
+		json_str(w, "side", da_chassis_rear(ch) ? "rear" : "front");
+		json_str(w, "rule", da_chassis_pattern(ch));
+		jsonw_key(w, "bays");
+		jsonw_open_array(w);
+		for (unsigned int k = 0; k < da_chassis_cells(ch); k++) {
+			_cleanup_free_ char *id = NULL;
+			unsigned int row, col;
+			const struct da_slot *s = chassis_slot(b, ch, k, &row, &col, &id);
+
+			if (!id)
+				continue;
+			jsonw_open_object(w);
+			jsonw_key(w, "number");
+			jsonw_uint(w, k + 1);
+			jsonw_key(w, "row");
+			jsonw_uint(w, row);
+			jsonw_key(w, "column");
+			jsonw_uint(w, col);
+			json_str(w, "identity", id);
+			json_str(w, "name", bay_name(b, s, id));
+			json_str(w, "state", state_words[bay_state(b, s)]);
+			jsonw_close_object(w);
+		}
+		jsonw_close_array(w);
+		jsonw_close_object(w);
+	}
+	jsonw_close_array(w);
+}
+
 static void print_map_json(const struct bays *b, bool bytes)
 {
 	size_t n = da_slotlist_count(b->slots);
@@ -290,12 +606,14 @@ static void print_map_json(const struct bays *b, bool bytes)
 				json_str(&w, map_cols[c].json, v);
 			}
 			json_str(&w, "identity", bay->identity);
+			json_bay_layout(&w, b, bay);
 			jsonw_close_object(&w);
 		}
 		jsonw_close_array(&w);
 		jsonw_close_object(&w);
 	}
 	jsonw_close_array(&w);
+	json_chassis(&w, b);
 	jsonw_close_object(&w);
 }
 
@@ -305,30 +623,57 @@ static const char map_usage[] =
 	"\n"
 	"Show every bay of the machine, enclosure by enclosure (SES), then the PCIe\n"
 	"slots: slot, bay, alias, disk, model, serial, size, status and the locate\n"
-	"and fault LEDs. Empty bays are shown too.\n"
+	"and fault LEDs. Empty bays are shown too. With --layout, each chassis the\n"
+	"table describes (diskalias chassis) is drawn as its panel: a bay's number\n"
+	"and name, its disk's alias (or kernel name), and its state.\n"
 	"\n"
 	"Options:\n"
-	" -J, --json            JSON output: {\"enclosures\": [{..., \"slots\": [...]}]}\n"
+	" -J, --json            JSON output: {\"enclosures\": [{..., \"slots\": [...]}],\n"
+	"                       \"chassis\": [...]}, with each bay's place in its chassis\n"
 	" -n, --noheadings      don't print headings\n"
-	" -b, --bytes           print SIZE in bytes\n";
+	" -b, --bytes           print SIZE in bytes\n"
+	" -L, --layout          draw each chassis as its panel\n"
+	"     --color[=<when>]  colour the panel: auto (default: on a terminal, unless\n"
+	"                       NO_COLOR is set), always or never\n";
 
 int cmd_map(struct tool *t, int argc, char **argv)
 {
+	enum { OPT_COLOR = 0x200 };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "noheadings", no_argument, NULL, 'n' },
 		{ "bytes", no_argument, NULL, 'b' },
+		{ "layout", no_argument, NULL, 'L' },
+		{ "color", optional_argument, NULL, OPT_COLOR },
 		GLOBAL_LONG_OPTS,
 		{},
 	};
+	static const tool_excl_t excl[] = { { 'J', 'L' }, {} };
+	int excl_seen[ARRAY_SIZE(excl)] = {};
 	struct tool_output out = {};
 	struct bays b = {};
-	bool bytes = false;
+	bool bytes = false, layout = false, color;
+	const char *when = "auto";
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "Jnb" GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "JnbL" GLOBAL_SHORT_OPTS, opts, NULL)) != -1) {
+		r = tool_exclusive(t, c, opts, excl, excl_seen);
+		if (r >= 0)
+			return r;
 		if (c == 'b') {
 			bytes = true;
+			continue;
+		}
+		if (c == 'L') {
+			layout = true;
+			continue;
+		}
+		if (c == OPT_COLOR) {
+			when = optarg ? optarg : "always";
+			if (!streq(when, "auto") && !streq(when, "always") && !streq(when, "never"))
+				return usage_error("map",
+						   "--color: '%s' is not auto, always or never",
+						   when);
 			continue;
 		}
 		r = tool_output_common_option(t, c, &out, map_usage);
@@ -337,18 +682,25 @@ int cmd_map(struct tool *t, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("map", "unexpected argument '%s'", argv[optind]);
+	color = streq(when, "always") || (streq(when, "auto") && isatty(STDOUT_FILENO) &&
+					  !(getenv("NO_COLOR") && *getenv("NO_COLOR")));
 	if (tool_load(t, NEED_MAP) < 0 || bays_load(t, &b) < 0) {
 		bays_free(&b);
 		return EXIT_FAIL;
 	}
+	r = 0;
 	if (out.format == 'J')
 		print_map_json(&b, bytes);
+	else if (layout && (r = print_layout(&b, color)) == 0)
+		;
+	else if (r < 0)
+		errmsg("out of memory");
 	else if (!da_slotlist_count(b.slots))
 		printf("no enclosure bays or PCIe slots on this machine\n");
 	else
 		print_map_text(&b, &out, bytes);
 	bays_free(&b);
-	return EXIT_OK;
+	return r < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
 /* -------------------------------------------------------------------------

@@ -27,6 +27,7 @@ static const struct command {
 	{ "udev", cmd_udev, "for udev rules: the aliases of a device, from udev's properties" },
 	{ "apply", cmd_apply, "make /dev/disk/by-alias links where no udev runs" },
 	{ "map", cmd_map, "every bay (SES enclosures, PCIe slots) with its disk and LEDs" },
+	{ "chassis", cmd_chassis, "describe a chassis's panel and name its bays by one rule" },
 	{ "locate", cmd_locate, "switch the locate LED of the bays of disks or aliases" },
 	{ "fault", cmd_fault, "switch the fault LED of the bays of disks or aliases" },
 	{ "import", cmd_import, "aliases from vdev_id.conf or multipath, as table lines" },

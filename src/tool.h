@@ -201,6 +201,7 @@ char *tool_human_size(uint64_t bytes);
 
 int cmd_list(struct tool *t, int argc, char **argv);
 int cmd_map(struct tool *t, int argc, char **argv);
+int cmd_chassis(struct tool *t, int argc, char **argv);
 int cmd_locate(struct tool *t, int argc, char **argv);
 int cmd_fault(struct tool *t, int argc, char **argv);
 int cmd_set(struct tool *t, int argc, char **argv);
