@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 MESON_OPTS ?=
 
-.PHONY: all deps check run install uninstall kernel-check system-check scale-check deb deb-check bench asan-check fuzz format clean
+.PHONY: all deps check run install uninstall kernel-check system-check scale-check ui-check deb deb-check bench asan-check fuzz format clean
 
 all: $(BUILDDIR)/build.ninja
 	ninja -C $(BUILDDIR)
@@ -42,6 +42,12 @@ system-check: all
 scale-check: all
 	@scripts/install-deps system
 	tests/scale/run
+
+# The Cockpit page in headless Chromium against Debian's cockpit-ws
+# (make check skips it where they are not installed).
+ui-check: all
+	@scripts/install-deps ui
+	meson test -C $(BUILDDIR) --suite ui --print-errorlogs
 
 # The Debian packages (diskalias, libdiskalias0, libdiskalias-dev) in build-deb/.
 deb:

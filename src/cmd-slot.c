@@ -478,12 +478,11 @@ static int print_layout(const struct bays *b, bool color)
 		int r;
 
 		if (first_part)
-			printf("%sChassis %s (%s)\n", i ? "\n" : "", da_chassis_name(ch),
-			       da_chassis_rear(ch) ? "rear" : "front");
-		printf("%s: %u row%s of %u, first bay %s, numbered along the %s\n",
-		       da_chassis_enclosure(ch), da_chassis_rows(ch),
-		       da_chassis_rows(ch) == 1 ? "" : "s", da_chassis_columns(ch),
-		       da_chassis_corner_name(da_chassis_first(ch)),
+			printf("%sChassis %s\n", i ? "\n" : "", da_chassis_name(ch));
+		printf("%s: %s, %u row%s of %u, first bay %s, numbered along the %s\n",
+		       da_chassis_rear(ch) ? "rear" : "front", da_chassis_enclosure(ch),
+		       da_chassis_rows(ch), da_chassis_rows(ch) == 1 ? "" : "s",
+		       da_chassis_columns(ch), da_chassis_corner_name(da_chassis_first(ch)),
 		       da_chassis_by_columns(ch) ? "columns" : "rows");
 		r = draw_part(b, ch, &p);
 		if (r < 0)
