@@ -23,6 +23,11 @@ for i in 1 2; do
 	ls "$ROOT/run/diskalias/table.index"
 	grep -c shelf1-bay07 "$ROOT/run/diskalias/table.index"
 done
+# The links and the kernel's attribute, where no udev runs: the rule's names too.
+printf '\n' >"$ROOT/sys/class/block/sdh/alias"
+da apply | sed -n '1,3p;$p'
+(cd "$ROOT/dev/disk/by-alias" && ls | sed -n '1,2p;8p' && readlink shelf1-bay07 shelf1-bay02p1)
+cat "$ROOT/sys/class/block/sdh/alias"
 # An alias line for a bay takes it from the rule; a name the rule would
 # give stands back for a line that has it for another disk.
 da set db-log slot:0x500304801f3c1d3f/7
