@@ -22,8 +22,14 @@
  * Both are read before the scan the snapshot is made of: a change during
  * the scan leaves the snapshot stale (and so unused), never wrong. Where
  * the kernel has no count (or a recorded machine has none) every command
- * scans, as before. Only scans for names and identities use it: what
- * `list` shows besides (sizes, md members) can change without a uevent.
+ * scans, as before.
+ *
+ * A snapshot says which details (DA_SCAN_*) its scan read: it answers a
+ * scan that asks for no more. What `list` shows besides names comes with
+ * a uevent too when it changes (a new size since Linux 5.11, a read-only
+ * flag since 5.12, a dm table), except the members of an md array, which
+ * mdadm can add or remove without one: a scan for them is not answered
+ * from a snapshot that holds an array.
  *
  * The file is the caller's own, or root's when read by another user, in a
  * directory only its owner can write; anything else is not read. It is in
@@ -41,13 +47,15 @@
 #include "device.h"
 
 /* The format's version is in its magic: a new format does not read an old file. */
-static const char devcache_magic[8] = "DADEV03";
+static const char devcache_magic[8] = "DADEV04";
 
 struct devcache_header {
 	char magic[8];
 	uint64_t seqnum, udev;
-	uint32_t id_max; /* _DA_ID_MAX of the writer */
+	uint32_t id_max;  /* _DA_ID_MAX of the writer */
+	uint32_t details; /* the DA_SCAN_* its scan read */
 	uint32_t ndev;
+	uint32_t pad;
 	uint64_t nstrv; /* strings in lists, all devices together */
 	uint64_t len;	/* of the whole file */
 };
@@ -158,12 +166,16 @@ static int put_device(struct strbuf *sb, const struct da_device *d, uint64_t *ns
 }
 
 void devcache_write(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
-		    const struct da_devlist *list)
+		    unsigned int details, const struct da_devlist *list)
 {
 	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
 	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_DEVICES);
 	struct devcache_header h = {
-		.seqnum = stamp->seqnum, .udev = stamp->udev, .id_max = _DA_ID_MAX, .ndev = list->n
+		.seqnum = stamp->seqnum,
+		.udev = stamp->udev,
+		.id_max = _DA_ID_MAX,
+		.details = details,
+		.ndev = list->n,
 	};
 	struct strbuf sb = STRBUF_INIT;
 	int dfd, r;
@@ -299,8 +311,20 @@ void devcache_release(struct da_devlist *l)
 	l->snap_map = NULL;
 }
 
-/* The list in snapshot @map (@len bytes, handed over) if it was made at @stamp: 1, 0, -ENOMEM. */
-static int parse(void *map, size_t len, const struct devcache_stamp *stamp,
+/* Whether @l holds an md array (its members can change without a uevent). */
+static bool has_array(const struct da_devlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i]->devtype == DA_DEV_DISK && strncmp(l->v[i]->kname, "md", 2) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The list in snapshot @map (@len bytes, handed over) if it was made at
+ * @stamp with at least @details read: 1, 0, -ENOMEM.
+ */
+static int parse(void *map, size_t len, const struct devcache_stamp *stamp, unsigned int details,
 		 struct da_devlist **ret_list)
 {
 	struct reader rd = { .p = map, .end = (char *)map + len };
@@ -311,7 +335,8 @@ static int parse(void *map, size_t len, const struct devcache_stamp *stamp,
 
 	if (!get(&rd, &h, sizeof(h)) || memcmp(h.magic, devcache_magic, sizeof(h.magic)) ||
 	    h.seqnum != stamp->seqnum || h.udev != stamp->udev || h.id_max != _DA_ID_MAX ||
-	    h.len != len || h.ndev > len / 8 || h.nstrv > len / 8) {
+	    (h.details & details) != details || h.len != len || h.ndev > len / 8 ||
+	    h.nstrv > len / 8) {
 		munmap(map, len);
 		return 0;
 	}
@@ -336,6 +361,8 @@ static int parse(void *map, size_t len, const struct devcache_stamp *stamp,
 	}
 	if (r >= 0 && (!ok || rd.p != rd.end || rd.strv_left))
 		r = -EINVAL;
+	if (r >= 0 && (details & DA_SCAN_STACK) && has_array(l))
+		r = -EAGAIN;
 	if (r < 0) {
 		da_devlist_free(l);
 		return r == -ENOMEM ? r : 0;
@@ -382,7 +409,7 @@ void *map_private_file(const char *dir, const char *name, size_t min, size_t max
 }
 
 int devcache_read(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
-		  struct da_devlist **ret_list)
+		  unsigned int details, struct da_devlist **ret_list)
 {
 	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
 	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_DEVICES);
@@ -393,5 +420,5 @@ int devcache_read(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
 		return -ENOMEM;
 	map = map_private_file(dir, path_basename(path), sizeof(struct devcache_header),
 			       DEVCACHE_MAX_LEN, &len);
-	return map ? parse(map, len, stamp, ret_list) : 0;
+	return map ? parse(map, len, stamp, details, ret_list) : 0;
 }

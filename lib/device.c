@@ -992,8 +992,8 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 }
 
 /*
- * A scan for names and identities (no details) is answered from the last
- * one's snapshot while nothing has changed since (devcache.c): reading
+ * A scan is answered from the last one's snapshot while nothing has
+ * changed since and it read what this one asks for (devcache.c): reading
  * every disk's place and udev entry is what start-up would otherwise cost.
  * A scan that met a problem leaves no snapshot, so the problem is told
  * again next time.
@@ -1005,17 +1005,17 @@ static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *d
 	struct da_diag local = {};
 	struct da_diag *dg = diag ? diag : &local;
 	size_t before = dg->n;
-	bool cache = !w->details && devcache_stamp(ctx, &stamp) == 0;
+	bool cache = devcache_stamp(ctx, &stamp) == 0;
 	int r;
 
 	if (cache) {
-		r = devcache_read(ctx, &stamp, ret_list);
+		r = devcache_read(ctx, &stamp, w->details, ret_list);
 		if (r != 0)
 			return r < 0 ? r : 0;
 	}
 	r = scan_sysfs(ctx, w, dg, ret_list);
 	if (r == 0 && cache && dg->n == before)
-		devcache_write(ctx, &stamp, *ret_list);
+		devcache_write(ctx, &stamp, w->details, *ret_list);
 	da_diag_clear(&local);
 	return r;
 }

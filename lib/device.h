@@ -79,13 +79,16 @@ struct devcache_stamp {
 
 /* Read @ctx's stamp: 0, or -ENOENT where there is nothing to check a snapshot by. */
 int devcache_stamp(const struct da_ctx *ctx, struct devcache_stamp *ret);
-/* The snapshot of @ctx if it was made at @stamp: 1 and *ret_list, 0 when there is none, -ENOMEM. */
+/*
+ * The snapshot of @ctx if it was made at @stamp reading at least @details
+ * (DA_SCAN_*): 1 and *ret_list, 0 when there is none, -ENOMEM.
+ */
 int devcache_read(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
-		  struct da_devlist **ret_list);
+		  unsigned int details, struct da_devlist **ret_list);
 /* Free the snapshot blocks of @l, if it was read from one. */
 void devcache_release(struct da_devlist *l);
-/* Keep @list as @ctx's snapshot, made at @stamp; best effort, as a cache is. */
+/* Keep @list as @ctx's snapshot, made at @stamp reading @details; best effort, as a cache is. */
 void devcache_write(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
-		    const struct da_devlist *list);
+		    unsigned int details, const struct da_devlist *list);
 
 #endif

@@ -93,3 +93,23 @@ echo "sd 0:0:2:0: [sdc] error on sdc1, sdd" | da filter
 made
 state A
 da resolve bay03 bay04
+echo "# list: a naming command's snapshot lacks sizes and models: list scans (A)"
+state B
+uevent
+dn sdc >/dev/null
+state A
+da list -o NAME,ALIAS,SIZE | sed -n '4,5p'
+echo "# list's own snapshot answers list and name alike (A, though sysfs says B)"
+state B
+da list -o NAME,ALIAS,SIZE | sed -n '4,5p'
+dn sdc sdd
+echo "# a list of other columns reads what this one lacks (B)"
+da list -o NAME,ALIAS,MODEL | sed -n '4,5p'
+echo "# an md array's members change without a uevent: list always scans there"
+fixture vm-virtio
+mkdir -p "$ROOT/sys/kernel"
+echo 1 >"$ROOT/sys/kernel/uevent_seqnum"
+da list -o NAME,HOLDERS >/dev/null
+test -e "$ROOT/run/diskalias/devices" && echo "snapshot made by list"
+rm "$ROOT/sys/class/block/md127/slaves/vdc1" "$ROOT/sys/class/block/vdc1/holders/md127"
+da list -o NAME,HOLDERS | grep -A1 'vdc1'
