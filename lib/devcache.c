@@ -165,6 +165,23 @@ static int put_device(struct strbuf *sb, const struct da_device *d, uint64_t *ns
 	return r;
 }
 
+/* Write out what @sb holds once it is @at_least bytes; 0 or -errno. */
+static int flush(int fd, struct strbuf *sb, size_t at_least)
+{
+	int r = 0;
+
+	if (sb->len >= at_least && sb->len) {
+		r = write_all(fd, sb->buf, sb->len);
+		sb->len = 0;
+	}
+	return r;
+}
+
+/*
+ * The file is written as it is made, 64 kB at a time: at 10,000 disks a
+ * snapshot is 20 MB, which a command that just scanned should not hold
+ * twice. Its header, counts and length known at the end, goes in last.
+ */
 void devcache_write(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
 		    unsigned int details, const struct da_devlist *list)
 {
@@ -178,7 +195,9 @@ void devcache_write(const struct da_ctx *ctx, const struct devcache_stamp *stamp
 		.ndev = list->n,
 	};
 	struct strbuf sb = STRBUF_INIT;
-	int dfd, r;
+	uint64_t len = sizeof(h);
+	char *tmp = NULL;
+	int dfd, fd, r;
 
 	if (!dir || !path || list->n >= UINT32_MAX)
 		return;
@@ -186,15 +205,29 @@ void devcache_write(const struct da_ctx *ctx, const struct devcache_stamp *stamp
 	dfd = open_private_dir(dir, true);
 	if (dfd < 0)
 		return;
+	fd = temp_file_at(dfd, path_basename(path), &tmp);
+	if (fd < 0) {
+		close(dfd);
+		return;
+	}
 	memcpy(h.magic, devcache_magic, sizeof(h.magic));
 	r = put(&sb, &h, sizeof(h));
-	for (size_t i = 0; r >= 0 && i < list->n; i++)
+	for (size_t i = 0; r >= 0 && i < list->n; i++) {
+		size_t before = sb.len;
+
 		r = put_device(&sb, list->v[i], &h.nstrv);
-	if (r >= 0 && sb.len < DEVCACHE_MAX_LEN) {
-		h.len = sb.len;
-		memcpy(sb.buf, &h, sizeof(h));
-		replace_file_at(dfd, path_basename(path), sb.buf, sb.len, 0644, -1, -1, false);
+		len += sb.len - before;
+		if (r >= 0 && len >= DEVCACHE_MAX_LEN)
+			r = -EFBIG;
+		if (r >= 0)
+			r = flush(fd, &sb, 64 << 10);
 	}
+	if (r >= 0)
+		r = flush(fd, &sb, 0);
+	h.len = len;
+	if (r >= 0 && pwrite(fd, &h, sizeof(h), 0) != sizeof(h))
+		r = -EIO;
+	temp_file_commit(dfd, fd, tmp, path_basename(path), 0644, -1, -1, false, r < 0 ? r : 0);
 	strbuf_release(&sb);
 	close(dfd);
 }

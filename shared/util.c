@@ -491,13 +491,12 @@ int open_private_dir(char *dir, bool create)
 
 static const char temp_tag[] = ".tmp-";
 
-int replace_file_at(int dirfd, const char *name, const char *buf, size_t len, unsigned int mode,
-		    unsigned int uid, unsigned int gid, bool sync)
+int temp_file_at(int dirfd, const char *name, char **ret_tmp)
 {
 	static const char letters[] =
 		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-	_cleanup_free_ char *tmp = xasprintf(".%s%sXXXXXX", name, temp_tag);
-	int fd = -1, r = 0;
+	char *tmp = xasprintf(".%s%sXXXXXX", name, temp_tag);
+	int fd = -1;
 
 	if (!tmp)
 		return -ENOMEM;
@@ -511,12 +510,23 @@ int replace_file_at(int dirfd, const char *name, const char *buf, size_t len, un
 		for (size_t i = 0; i < sizeof(rnd); i++)
 			x[i] = letters[rnd[i] % (sizeof(letters) - 1)];
 		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd < 0 && errno != EEXIST)
-			return -errno;
+		if (fd < 0 && errno != EEXIST) {
+			fd = -errno;
+			free(tmp);
+			return fd;
+		}
 	}
-	if (fd < 0)
+	if (fd < 0) {
+		free(tmp);
 		return -EEXIST;
-	r = write_all(fd, buf, len);
+	}
+	*ret_tmp = tmp;
+	return fd;
+}
+
+int temp_file_commit(int dirfd, int fd, char *tmp, const char *name, unsigned int mode,
+		     unsigned int uid, unsigned int gid, bool sync, int r)
+{
 	if (r == 0 && fchmod(fd, mode) < 0)
 		r = -errno;
 	if (r == 0 && uid != (unsigned int)-1 && fchown(fd, uid, gid) < 0 && geteuid() == 0)
@@ -527,14 +537,25 @@ int replace_file_at(int dirfd, const char *name, const char *buf, size_t len, un
 		r = -errno;
 	if (r == 0 && renameat(dirfd, tmp, dirfd, name) < 0)
 		r = -errno;
-	if (r < 0) {
+	if (r < 0)
 		unlinkat(dirfd, tmp, 0);
-		return r;
-	}
+	free(tmp);
 	/* The rename is durable once the directory is. */
-	if (sync)
+	if (r == 0 && sync)
 		fsync(dirfd);
-	return 0;
+	return r;
+}
+
+int replace_file_at(int dirfd, const char *name, const char *buf, size_t len, unsigned int mode,
+		    unsigned int uid, unsigned int gid, bool sync)
+{
+	char *tmp;
+	int fd = temp_file_at(dirfd, name, &tmp);
+
+	if (fd < 0)
+		return fd;
+	return temp_file_commit(dirfd, fd, tmp, name, mode, uid, gid, sync,
+				write_all(fd, buf, len));
 }
 
 void remove_stale_temps_at(int dirfd, const char *name)

@@ -60,6 +60,20 @@ int write_string(const char *path, const char *s);
  */
 int open_private_dir(char *dir, bool create);
 /*
+ * A new temporary file beside @name in @dirfd (mode 0600, a random name
+ * that remove_stale_temps_at() knows): its descriptor, its name in
+ * *@ret_tmp; or -errno.
+ */
+int temp_file_at(int dirfd, const char *name, char **ret_tmp);
+/*
+ * Give temporary file @fd (@tmp, from temp_file_at(), freed here) @mode and
+ * owner, sync it if asked and rename it over @name; or, when @r (the
+ * writing's result) or any of that fails, remove it. Closes @fd. Returns
+ * 0 or -errno.
+ */
+int temp_file_commit(int dirfd, int fd, char *tmp, const char *name, unsigned int mode,
+		     unsigned int uid, unsigned int gid, bool sync, int r);
+/*
  * Replace file @name in directory @dirfd by @len bytes of @buf with @mode:
  * written to a new hidden file ".NAME.tmp-XXXXXX" (never through a link),
  * given owner @uid:@gid unless @uid is (unsigned)-1 (a failure to do so
