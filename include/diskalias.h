@@ -86,6 +86,14 @@ struct da_ctx *da_ctx_unref(struct da_ctx *ctx);
 const char *da_ctx_get_root(const struct da_ctx *ctx);
 /* The default table of this root: ROOT/etc/diskalias.conf. Caller frees. */
 char *da_ctx_default_table(const struct da_ctx *ctx);
+/*
+ * For a process that names many devices in a row as the udev helper
+ * would, one after the other (udev --boot): with @on, @ctx keeps the
+ * claims directory and the kernel log open and the table's index mapped
+ * from one device to the next, instead of opening them for each. Nothing
+ * may replace run/diskalias or the table meanwhile. Off again closes them.
+ */
+void da_ctx_set_batch(struct da_ctx *ctx, bool on);
 /* The device node of kernel name @kname as the machine names it ("/dev/sdc"). Caller frees. */
 char *da_devnode(const char *kname);
 

@@ -97,6 +97,7 @@ DA_EXPORT int da_udev_claim(const struct da_ctx *ctx, const struct da_device *de
 	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
 	_cleanup_free_ char *claims = dir ? xasprintf("%s/claims", dir) : NULL;
 	_cleanup_free_ char *buf = NULL, *out = NULL, *safe = NULL, *before = NULL;
+	struct ctx_batch *batch = da_ctx_batch(ctx);
 	struct strv others = {};
 	bool mine = false;
 	size_t outlen = 0, buflen = 0;
@@ -107,11 +108,17 @@ DA_EXPORT int da_udev_claim(const struct da_ctx *ctx, const struct da_device *de
 	if (!claims)
 		return -ENOMEM;
 	claim_name(kind, value, name);
-	dfd = open_private_dir(claims, true);
+	/* In a batch the directory stays open from one device to the next. */
+	if (batch && !batch->claims_tried) {
+		batch->claims_dfd = open_private_dir(claims, true);
+		batch->claims_tried = true;
+	}
+	dfd = batch ? batch->claims_dfd : open_private_dir(claims, true);
 	if (dfd < 0)
 		return dfd;
 	fd = openat(dfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
-	close(dfd);
+	if (!batch)
+		close(dfd);
 	if (fd < 0)
 		return -errno;
 	if (flock(fd, LOCK_EX) < 0 || read_fd(fd, &buf, &buflen) < 0) {

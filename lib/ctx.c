@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "internal.h"
@@ -15,6 +17,7 @@ struct da_ctx {
 	int refcount;
 	char *root;    /* "" for the machine itself, never with a trailing slash */
 	void *rwcache; /* rwcache.c's */
+	struct ctx_batch *batch;
 };
 
 DA_EXPORT int da_ctx_new(const char *root, struct da_ctx **ret_ctx)
@@ -56,6 +59,7 @@ DA_EXPORT struct da_ctx *da_ctx_unref(struct da_ctx *ctx)
 {
 	if (!ctx || --ctx->refcount > 0)
 		return NULL;
+	da_ctx_set_batch(ctx, false);
 	free(ctx->root);
 	free(ctx->rwcache);
 	free(ctx);
@@ -65,6 +69,34 @@ DA_EXPORT struct da_ctx *da_ctx_unref(struct da_ctx *ctx)
 void **da_ctx_rwcache(struct da_ctx *ctx)
 {
 	return &ctx->rwcache;
+}
+
+DA_EXPORT void da_ctx_set_batch(struct da_ctx *ctx, bool on)
+{
+	struct ctx_batch *b = ctx->batch;
+
+	if (on && !b) {
+		b = calloc(1, sizeof(*b));
+		if (!b)
+			return; /* without a batch, every device opens what it needs */
+		b->claims_dfd = b->kmsg_fd = -1;
+		ctx->batch = b;
+	} else if (!on && b) {
+		if (b->claims_dfd >= 0)
+			close(b->claims_dfd);
+		if (b->kmsg_fd >= 0)
+			close(b->kmsg_fd);
+		if (b->index_map)
+			munmap(b->index_map, b->index_len);
+		free(b->table_path);
+		free(b);
+		ctx->batch = NULL;
+	}
+}
+
+struct ctx_batch *da_ctx_batch(const struct da_ctx *ctx)
+{
+	return ctx->batch;
 }
 
 DA_EXPORT const char *da_ctx_get_root(const struct da_ctx *ctx)

@@ -3,6 +3,8 @@
 #ifndef DA_INTERNAL_H
 #define DA_INTERNAL_H
 
+#include <sys/stat.h>
+
 #include "diskalias.h"
 #include "util.h"
 #include "strbuf.h"
@@ -152,6 +154,24 @@ int da_table_dropins_stamp(const char *path, uint64_t *ret_stamp);
 int da_table_stamp(const char *path, uint64_t *ret_stamp);
 /* rwcache.c's state in @ctx (a malloc()ed block, freed with it). */
 void **da_ctx_rwcache(struct da_ctx *ctx);
+/*
+ * What a context in batch mode (da_ctx_set_batch()) keeps open between
+ * devices; NULL when it is not in batch mode. A descriptor is opened when
+ * first needed (its _tried set); one that could not be is -errno, which
+ * every later use returns as the first did.
+ */
+struct ctx_batch {
+	int claims_dfd; /* run/diskalias/claims */
+	int kmsg_fd;	/* dev/kmsg */
+	bool claims_tried, kmsg_tried;
+	void *index_map; /* the table's index, mapped, as index_read() last found it good */
+	size_t index_len;
+	/* The table that index answered for: its path, file and drop-ins' stamp. */
+	char *table_path;
+	struct stat table_st;
+	uint64_t table_dropins;
+};
+struct ctx_batch *da_ctx_batch(const struct da_ctx *ctx);
 /*
  * File @name of directory @dir, mapped read-only and whole, if only the
  * caller or root can have written both, it is a regular file reached

@@ -248,13 +248,19 @@ static int index_lookup(const struct index_view *v, const char *path, const stru
 static int index_read(const struct da_ctx *ctx, const char *path, const struct stat *st,
 		      uint64_t dropins, const struct da_devlist *list, struct da_table **ret_table)
 {
-	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
-	_cleanup_free_ char *index_path = da_ctx_path(ctx, DA_FILE_TABLE_INDEX);
+	_cleanup_free_ char *dir = NULL, *index_path = NULL;
+	struct ctx_batch *batch = da_ctx_batch(ctx);
 	struct index_view v;
 	struct stat ist;
 	void *map;
 	int dfd, fd, r = 0;
 
+	/* In a batch, the index found good last time, if it still is for this table. */
+	if (batch && batch->index_map &&
+	    index_view(batch->index_map, batch->index_len, path, st, dropins, &v))
+		return index_lookup(&v, path, list, ret_table);
+	dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
+	index_path = da_ctx_path(ctx, DA_FILE_TABLE_INDEX);
 	if (!dir || !index_path)
 		return -ENOMEM;
 	dfd = open_private_dir(dir, false);
@@ -274,8 +280,16 @@ static int index_read(const struct da_ctx *ctx, const char *path, const struct s
 	close(fd);
 	if (map == MAP_FAILED)
 		return 0;
-	if (index_view(map, ist.st_size, path, st, dropins, &v))
+	if (index_view(map, ist.st_size, path, st, dropins, &v)) {
 		r = index_lookup(&v, path, list, ret_table);
+		if (batch) {
+			if (batch->index_map)
+				munmap(batch->index_map, batch->index_len);
+			batch->index_map = map;
+			batch->index_len = ist.st_size;
+			return r;
+		}
+	}
 	munmap(map, ist.st_size);
 	return r;
 }
@@ -372,6 +386,7 @@ DA_EXPORT int da_table_load_indexed(const struct da_ctx *ctx, const char *path,
 				    struct da_diag *diag, struct da_table **ret_table)
 {
 	_cleanup_free_ char *renamed_path = da_ctx_path(ctx, DA_FILE_RENAMED);
+	struct ctx_batch *batch = da_ctx_batch(ctx);
 	struct da_diag why = {};
 	struct stat st, rst;
 	uint64_t dropins;
@@ -379,6 +394,16 @@ DA_EXPORT int da_table_load_indexed(const struct da_ctx *ctx, const char *path,
 
 	if (!renamed_path)
 		return -ENOMEM;
+	/*
+	 * In a batch the table is as the first device found it (nothing may
+	 * replace it meanwhile): its index answers without the table, its
+	 * drop-ins and the renamed file looked at again for each device.
+	 */
+	if (batch && batch->table_path && streq(batch->table_path, path) && batch->index_map) {
+		r = index_read(ctx, path, &batch->table_st, batch->table_dropins, list, ret_table);
+		if (r != 0)
+			return r < 0 ? r : 0;
+	}
 	r = da_table_open(path, &fd, &st, &why);
 	if (r < 0) {
 		/*
@@ -403,8 +428,15 @@ DA_EXPORT int da_table_load_indexed(const struct da_ctx *ctx, const char *path,
 	 */
 	r = da_table_dropins_stamp(path, &dropins);
 	/* Old names kept by a forced rename are checked against the whole table (renamed.c). */
-	if (r == 0 && !(stat(renamed_path, &rst) == 0 && rst.st_size > 0))
+	if (r == 0 && !(stat(renamed_path, &rst) == 0 && rst.st_size > 0)) {
 		r = index_read(ctx, path, &st, dropins, list, ret_table);
+		if (r > 0 && batch && (!batch->table_path || !streq(batch->table_path, path))) {
+			free(batch->table_path);
+			batch->table_path = strdup(path);
+			batch->table_st = st;
+			batch->table_dropins = dropins;
+		}
+	}
 	if (r == 0) {
 		r = da_table_load_opened(path, fd, &st, diag, ret_table);
 		if (r == 0 && (flags & DA_INDEX_WRITE))

@@ -190,6 +190,7 @@ DA_EXPORT int da_udev_log(const struct da_ctx *ctx, const char *text)
 	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_KMSG);
 	_cleanup_free_ char *safe = str_escape(text, strlen(text), 0, true);
 	_cleanup_free_ char *rec = NULL;
+	struct ctx_batch *batch = da_ctx_batch(ctx);
 	ssize_t n;
 	int fd, r = 0;
 
@@ -198,14 +199,22 @@ DA_EXPORT int da_udev_log(const struct da_ctx *ctx, const char *text)
 	if (!path || !rec)
 		return -ENOMEM;
 	/* Never through a link: under a sysroot, one could point a root write anywhere. */
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+	if (batch && !batch->kmsg_tried) {
+		batch->kmsg_fd =
+			open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+		batch->kmsg_fd = batch->kmsg_fd < 0 ? -errno : batch->kmsg_fd;
+		batch->kmsg_tried = true;
+	}
+	fd = batch ? batch->kmsg_fd
+		   : open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
 	if (fd < 0)
-		return -errno;
+		return batch ? fd : -errno;
 	/* /dev/kmsg takes one record per write. */
 	n = write(fd, rec, strlen(rec));
 	if (n < 0)
 		r = -errno;
-	close(fd);
+	if (!batch)
+		close(fd);
 	return r;
 }
 

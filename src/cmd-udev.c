@@ -349,6 +349,8 @@ static int udev_boot(struct tool *t)
 		}
 	}
 	tool_unload(t);
+	/* One device after another, as their helpers would: what they all open stays open. */
+	da_ctx_set_batch(t->ctx, true);
 	for (size_t i = 0; r >= 0 && !shared && i < da_devlist_count(scan); i++) {
 		const struct da_device *d = da_devlist_get(scan, i);
 		const struct da_device *disk = da_device_parent(d) ? da_device_parent(d) : d;
@@ -371,6 +373,7 @@ static int udev_boot(struct tool *t)
 		named += k > 1;
 		left += k == 0;
 	}
+	da_ctx_set_batch(t->ctx, false);
 	if (dfd >= 0)
 		close(dfd);
 	hashmap_free(&seen);
