@@ -36,6 +36,11 @@ struct da_device {
 	 * blocks its list owns, and nothing may change them.
 	 */
 	bool borrowed;
+	/*
+	 * Packed (device_pack()): its strings and lists are in this one block,
+	 * which a change must first undo (device_unpack()).
+	 */
+	void *packed;
 	size_t pos; /* its place in its list */
 };
 
@@ -51,6 +56,15 @@ struct da_devlist {
 };
 
 void device_free(struct da_device *d);
+/*
+ * Move the strings and lists of @d into one block, a string that ends
+ * another (a link's name in its "by-id/NAME") kept once: a scanned device
+ * is then three allocations (itself, its kernel name, the block), not
+ * thirty. 0, or -ENOMEM (@d as it was).
+ */
+int device_pack(struct da_device *d);
+/* Give @d its own allocations again, to change it: 0 or -ENOMEM (@d as it was). */
+int device_unpack(struct da_device *d);
 /* Append @d to @l and index it by kernel name. Returns 0 or -ENOMEM (@d may then be in l->v). */
 int device_list_add(struct da_devlist *l, struct da_device *d);
 /* The static string equal to @s among the type and transport names a device uses, else NULL. */

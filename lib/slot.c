@@ -52,10 +52,12 @@ int slot_ses_identities(struct da_device *d, int sdev_fd)
 			continue;
 		v = ses_identity(cfd);
 		close(cfd);
-		if (v && !strv_contains(&d->ids[DA_ID_SLOT], v))
-			r = strv_consume(&d->ids[DA_ID_SLOT], v);
-		else
+		if (v && !strv_contains(&d->ids[DA_ID_SLOT], v)) {
+			r = device_unpack(d);
+			r = r < 0 ? r : strv_consume(&d->ids[DA_ID_SLOT], v);
+		} else {
 			free(v);
+		}
 	}
 	strv_free(&comps);
 	return r;
@@ -118,7 +120,7 @@ static int add_pcie_slot(struct da_device *d, const char *fn, size_t len, const 
 			if (da_identity_check(DA_ID_SLOT, v, NULL) < 0 ||
 			    strv_contains(&d->ids[DA_ID_SLOT], v))
 				return 0;
-			return strv_push(&d->ids[DA_ID_SLOT], v);
+			return device_unpack(d) ?: strv_push(&d->ids[DA_ID_SLOT], v);
 		}
 	}
 	return 0;
