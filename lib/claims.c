@@ -53,24 +53,6 @@ static void claim_name(enum da_id_kind kind, const char *value, char name[17])
 	snprintf(name, 17, "%016" PRIx64, h);
 }
 
-/* The disk sequence number of @kname (a partition's is its disk's), or 0 where the kernel has none.
- */
-uint64_t read_diskseq(const struct da_ctx *ctx, const char *kname)
-{
-	static const char *const where[] = { "", "../" };
-	unsigned long long v = 0;
-
-	for (size_t i = 0; i < ARRAY_SIZE(where) && !v; i++) {
-		_cleanup_free_ char *path =
-			da_ctx_sys(ctx, "class/block/%s/%sdiskseq", kname, where[i]);
-		_cleanup_free_ char *buf = NULL;
-
-		if (path && read_file(path, &buf, NULL) == 0)
-			v = strtoull(buf, NULL, 10);
-	}
-	return v;
-}
-
 /* True while device @devnum is still @kname of attach @diskseq and carries the identity. */
 static bool claim_live(const struct da_ctx *ctx, unsigned int major, unsigned int minor,
 		       const char *kname, uint64_t diskseq, enum da_id_kind kind, const char *value)

@@ -333,17 +333,6 @@ static bool get_device(struct reader *rd, struct da_devlist *l, struct da_device
 	return ok && d->kname && d->type && !hashmap_get(&l->bykname, d->kname);
 }
 
-void devcache_release(struct da_devlist *l)
-{
-	free(l->snap_devices);
-	free(l->snap_strv);
-	if (l->snap_map)
-		munmap(l->snap_map, l->snap_len);
-	l->snap_devices = NULL;
-	l->snap_strv = NULL;
-	l->snap_map = NULL;
-}
-
 /* Whether @l holds an md array (its members can change without a uevent). */
 static bool has_array(const struct da_devlist *l)
 {

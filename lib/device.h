@@ -69,6 +69,31 @@ int device_unpack(struct da_device *d);
 int device_list_add(struct da_devlist *l, struct da_device *d);
 /* The static string equal to @s among the type and transport names a device uses, else NULL. */
 const char *device_static_name(const char *s);
+/* Devices in lsblk's order: disks by major and minor, each followed by its partitions. */
+int device_cmp(const void *pa, const void *pb);
+
+/* What a device's names and place tell, without reading the machine. */
+
+/* The WWN users see, from a kernel wwid (naa.X: 0xX; NVMe ids as they are), or NULL. */
+char *device_wwn_from_wwid(const char *wwid, bool nvme);
+/* An NVMe namespace's generic node and controller, @ctrl its controller's name (or NULL). */
+int device_nvme_handles(struct da_device *d, const char *ctrl);
+/* A multipath head's hidden path @path of @l (nvmeScCnN): its handles are the head's. */
+int device_nvme_path_handles(struct da_devlist *l, const char *path);
+/* The handles @d's path under sys/devices names: its ata port, USB device, MMC host. */
+int device_path_handles(struct da_device *d);
+/* The type lsblk shows of a dm device by its uuid, of an md device by its level. */
+const char *device_dm_type(const char *uuid);
+const char *device_md_type(const char *level);
+/* Record /dev/disk/@kdir/@name (of identity @kind) as @d's, once. */
+int device_add_link_identity(struct da_device *d, enum da_id_kind kind, const char *kdir,
+			     const char *name);
+/* A disk's own identities (WWN, serial) first among its identities. */
+int device_disk_identities(struct da_device *d);
+/* The primary by-path name (udev's ID_PATH) first among @d's path identities. */
+void device_primary_path_first(struct da_device *d);
+/* @d is a holder of each of its slaves in @l. */
+int device_add_holders(struct da_devlist *l, struct da_device *d);
 
 /* The slot identity of SCSI disk @d from its scsi_device, open as @sdev_fd (slot.c). */
 int slot_ses_identities(struct da_device *d, int sdev_fd);
@@ -99,8 +124,6 @@ int devcache_stamp(const struct da_ctx *ctx, struct devcache_stamp *ret);
  */
 int devcache_read(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
 		  unsigned int details, struct da_devlist **ret_list);
-/* Free the snapshot blocks of @l, if it was read from one. */
-void devcache_release(struct da_devlist *l);
 /* Keep @list as @ctx's snapshot, made at @stamp reading @details; best effort, as a cache is. */
 void devcache_write(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
 		    unsigned int details, const struct da_devlist *list);
