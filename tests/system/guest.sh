@@ -454,14 +454,14 @@ case ${TEST_PHASE:-1} in
 		bad "journalctl -k /dev/disk/by-alias/sata-err shows no Sense Key line: $(tail -n 3 /tmp/j.link | tr '\n' '|')"
 	# journalctl matches the device and its parents: the sd lines' records
 	# name the SCSI device (+scsi:H:C:T:L), which has no links, so a match
-	# on _UDEV_DEVLINK= finds none of them (the README says so).
+	# on _UDEV_DEVLINK= finds none of them (doc/logs.md says so).
 	journalctl -k -q --no-pager -o verbose /dev/disk/by-alias/sata-err >/tmp/j.verbose 2>&1
 	grep -q "_KERNEL_DEVICE=+scsi:" /tmp/j.verbose || bad "no record by the link names a SCSI device"
 	grep '_KERNEL_DEVICE=\|_UDEV_' /tmp/j.verbose | sort | uniq -c | sed 's/^/# /'
 	journalctl -k -q --no-pager _UDEV_DEVLINK=/dev/disk/by-alias/sata-err 2>&1 | grep -q "Sense Key" &&
-		bad "_UDEV_DEVLINK=/dev/disk/by-alias/sata-err finds the sd lines: the README says it cannot"
+		bad "_UDEV_DEVLINK=/dev/disk/by-alias/sata-err finds the sd lines: doc/logs.md says it cannot"
 	grep -q "ata[0-9]*\.00: ${ata_alias}failed command" /tmp/j.link &&
-		bad "journalctl found libata's lines by the device: the README says no query can"
+		bad "journalctl found libata's lines by the device: doc/logs.md says no query can"
 	journalctl -k -q --no-pager | $da filter >/tmp/j.named
 	grep -q "sata-err: ${ata_alias}failed command: READ" /tmp/j.named ||
 		bad "journalctl -k | diskalias filter leaves libata's failed command line: $(grep 'failed command' /tmp/j.named | head -n 1)"

@@ -26,3 +26,50 @@ for k in $kinds; do
 done
 echo "checked $(echo "$cols" | wc -w) columns, $(echo "$kinds" | wc -w) identity kinds,"
 echo "checked $(echo "$code" | wc -l) name patterns and the options of $("$bin" help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF' | wc -l) commands"
+# Every command has its examples in diskalias(8).
+for cmd in $("$bin" help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF {print $1}'); do
+	sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$top/man/diskalias.8" | grep -qx "\.SS $cmd" ||
+		echo "diskalias $cmd: no examples in diskalias(8)"
+done
+# The README names what exists: its commands, its files and links, and each
+# figure links to the dated measurement it comes from.
+python3 - "$top" "$bin" <<'PY'
+import os, re, subprocess, sys
+top, bin = sys.argv[1], sys.argv[2]
+readme = open(os.path.join(top, "README.md")).read()
+helptext = subprocess.run([bin, "help"], capture_output=True, text=True).stdout
+commands = set(re.findall(r"^ ([a-z]+) ", helptext.split("Commands:")[1].split("\n\n")[0], re.M))
+# Commands as typed: in a code span or on a command line of an example.
+said = set(re.findall(r"`[^`\n]*\bdiskalias ([a-z]+)", readme))
+said |= set(re.findall(r"^\s+[$#] diskalias ([a-z]+)", readme, re.M))
+for c in sorted(said - commands):
+    print("README: diskalias %s: no such command" % c)
+paths = set(re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme))
+paths |= {p for p in re.findall(r"`([a-zA-Z0-9_./-]+)`", readme)
+          if "/" in p and not p.startswith("/") and re.match(r"(doc|man|bench|tests|kernel|lib|src|include|udev|systemd|initramfs|completion|cockpit|debian|scripts|shared)/", p)}
+paths |= {p for p in re.findall(r"`([A-Z]+\.md)`", readme)}
+for p in sorted(paths):
+    if not os.path.exists(os.path.join(top, p.rstrip("/"))):
+        print("README: %s: no such file" % p)
+def slug(h):
+    h = h.strip().lower()
+    h = re.sub(r"[^\w\- ]", "", h)
+    return h.replace(" ", "-")
+figures = readme.split("## Figures", 1)[1].split("\n## ", 1)[0]
+rows = [l for l in figures.splitlines() if l.startswith("| ") and not l.startswith("| what") and not l.startswith("|---")]
+if not rows:
+    print("README: no figures table")
+for row in rows:
+    m = re.search(r"\[(\d{4}-\d\d-\d\d)\]\(([^)#]+)#([^)]+)\)\s*\|\s*$", row)
+    if not m:
+        print("README: figure without a dated link: %s" % row[:60])
+        continue
+    date, f, anchor = m.groups()
+    heads = [l.lstrip("#").strip() for l in open(os.path.join(top, f)).read().splitlines() if l.startswith("#")]
+    match = [h for h in heads if slug(h) == anchor]
+    if not match:
+        print("README: %s#%s: no such heading" % (f, anchor))
+    elif date not in match[0]:
+        print("README: %s#%s: the heading carries no %s" % (f, anchor, date))
+print("checked %d README figures, %d paths, %d commands" % (len(rows), len(paths), len(said & commands)))
+PY
