@@ -3,9 +3,8 @@
 # (ata1.00, ata1), an NVMe controller with two namespaces (nvme0), a slow
 # NVMe drive's timeouts (nvme1), a USB stick unplugged and plugged in again
 # (usb 2-1, then usb 2-2), md RAID1 with a failed member, device-mapper;
-# the recorded sysfs and udev database.
+# the recorded sysfs and udev database, with the table the guest ran with.
 fixture logs/storage/sysroot
-cp "$fixtures/../tools/record-logs/storage-table.conf" "$ROOT/etc/diskalias.conf"
 log=$fixtures/logs/storage
 da list -o NAME,ALIAS,TYPE,TRAN,HCTL,ATA,CTRL,HOLDERS
 da list -s -o NAME,ALIAS,TYPE
