@@ -14,7 +14,9 @@ mkdir -p /run/mdadm
 sata0=$(by_serial SATA-ERR-0)
 sata1=$(by_serial SATA-MD-1)
 peer=$(by_serial VBLK-MD-2)
-nvme2=$(for d in /sys/block/nvme*n2; do basename "$d"; done)
+# The second namespace by its link: 6.12 scans namespaces in parallel, and
+# nsid 2 can be nvme0n1.
+nvme2=$(by_serial NVME-TWO-NS_2)
 slow=$(by_serial NVME-SLOW)
 stick=$(by_serial USB-STICK-1)
 echo "sata0=$sata0 sata1=$sata1 peer=$peer nvme2=$nvme2 slow=$slow stick=$stick" >>/tmp/steps
