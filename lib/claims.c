@@ -144,7 +144,7 @@ DA_EXPORT int da_udev_claim(const struct da_ctx *ctx, const struct da_device *de
 	}
 	if (record)
 		fprintf(f, "%u:%u %s %" PRIu64 "\n", da_device_major(dev), da_device_minor(dev),
-			da_device_kname(dev), read_diskseq(ctx, da_device_kname(dev)));
+			da_device_kname(dev), device_diskseq(ctx, dev));
 	if (fclose(f) != 0 && r >= 0)
 		r = -ENOMEM;
 	f = NULL;

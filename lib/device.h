@@ -14,6 +14,8 @@ struct da_device {
 	const char *type;
 	uint64_t size;
 	unsigned int partno;
+	/* The disk's sequence number from its uevent (DISKSEQ=), 0 where it said none. */
+	uint64_t diskseq;
 	struct da_device *parent;
 	bool removable, ro;
 	char *model, *serial, *wwn, *dm_name;
@@ -109,6 +111,12 @@ int slot_device_has(const struct da_ctx *ctx, const char *kname, const char *val
 /* The disk sequence number of @kname (a partition's is its disk's), or 0 where the kernel has none.
  */
 uint64_t read_diskseq(const struct da_ctx *ctx, const char *kname);
+/*
+ * The diskseq of @dev's disk: what its scan read from the uevent, else
+ * read_diskseq(). A claim of another device is checked with read_diskseq():
+ * that one must be read now.
+ */
+uint64_t device_diskseq(const struct da_ctx *ctx, const struct da_device *dev);
 
 /* A snapshot of the devices of a scan, valid while the machine's devices are as they were. */
 struct devcache_stamp {

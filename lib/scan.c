@@ -225,6 +225,7 @@ static int read_uevent(int dfd, struct da_device *d)
 {
 	_cleanup_free_ char *buf = read_attr_at(dfd, "uevent", false);
 	unsigned int major = 0, minor = 0, partno = 0;
+	uint64_t seq;
 	bool have_major = false, have_minor = false, have_type = false, part = false;
 	char *line, *save = NULL;
 
@@ -237,6 +238,8 @@ static int read_uevent(int dfd, struct da_device *d)
 			have_minor = parse_uint(line + 6, &minor) == 0;
 		else if (strncmp(line, "PARTN=", 6) == 0 && parse_uint(line + 6, &partno) < 0)
 			return -ENOENT;
+		else if (strncmp(line, "DISKSEQ=", 8) == 0 && parse_u64(line + 8, &seq) == 0)
+			d->diskseq = seq;
 		else if (strncmp(line, "DEVTYPE=", 8) == 0) {
 			have_type = true;
 			part = streq(line + 8, "partition");
@@ -666,6 +669,13 @@ uint64_t read_diskseq(const struct da_ctx *ctx, const char *kname)
 			v = strtoull(buf, NULL, 10);
 	}
 	return v;
+}
+
+uint64_t device_diskseq(const struct da_ctx *ctx, const struct da_device *dev)
+{
+	const struct da_device *disk = dev->devtype == DA_DEV_PART ? dev->parent : dev;
+
+	return disk && disk->diskseq ? disk->diskseq : read_diskseq(ctx, dev->kname);
 }
 
 int da_udev_db_has_identity(const struct da_ctx *ctx, unsigned int major, unsigned int minor,

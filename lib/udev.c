@@ -329,7 +329,7 @@ DA_EXPORT int da_udev_boot_env(const struct da_ctx *ctx, const struct da_device 
 	    !(lower_hex(wwn + 2, 16) || lower_hex(wwn + 2, 32)) || !dev->syspath ||
 	    strncmp(dev->syspath, top, toplen) != 0 || dev->syspath[toplen] != '/')
 		return 0;
-	seq = read_diskseq(ctx, disk->kname);
+	seq = device_diskseq(ctx, disk);
 	if (!seq)
 		return 0;
 	id_wwn = strndup(wwn, 18);

@@ -282,16 +282,26 @@ bool is_number(const char *s)
 	return true;
 }
 
-int parse_uint(const char *s, unsigned int *ret)
+int parse_u64(const char *s, uint64_t *ret)
 {
-	unsigned long v;
+	unsigned long long v;
 	char *end;
 
 	if (!is_number(s))
 		return -EINVAL;
 	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > UINT_MAX)
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+int parse_uint(const char *s, unsigned int *ret)
+{
+	uint64_t v;
+
+	if (parse_u64(s, &v) < 0 || v > UINT_MAX)
 		return -EINVAL;
 	*ret = v;
 	return 0;

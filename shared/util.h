@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #define _cleanup_(f)   __attribute__((cleanup(f)))
@@ -132,6 +133,8 @@ int mkdir_p(char *dir);
 bool is_number(const char *s);
 /* Parse a decimal unsigned int filling all of @s; -EINVAL otherwise. */
 int parse_uint(const char *s, unsigned int *ret);
+/* The same for a 64-bit number. */
+int parse_u64(const char *s, uint64_t *ret);
 /* Decode udev's \xHH escapes (by-label link names). */
 char *unescape_hex(const char *s);
 /* The same on @len bytes that may hold NULs once decoded; the decoded length in *ret_len (may be

@@ -3,11 +3,20 @@
 # rules import by DISKSEQ, ID_WWN and ID_WWN_WITH_EXTENSION; one kernel log
 # record each; a WWN two disks share, a table needing udev, a kernel
 # without diskseq, and a new table leave it all to the helper.
+# Each disk's sequence number where the kernel gives it: the diskseq file
+# and its uevent's DISKSEQ= line, always the same number.
+number_disks() {
+	local b
+	for b in "$ROOT"/sys/class/block/sd*; do
+		[ -e "$b/partition" ] && continue
+		echo $seq >"$b/diskseq"
+		sed -i '/^DISKSEQ=/d' "$b/uevent"
+		echo "DISKSEQ=$((seq++))" >>"$b/uevent"
+	done
+}
 fixture sas-jbod24
 seq=100
-for b in "$ROOT"/sys/class/block/sd*; do
-	[ -e "$b/partition" ] || echo $((seq++)) >"$b/diskseq"
-done
+number_disks
 : >"$ROOT/dev/kmsg"
 boot="$ROOT/run/diskalias/boot"
 da set a1 sda
@@ -78,6 +87,7 @@ echo "elsewhere: $(cat "$PWD/elsewhere/file")"
 
 echo "# a disk without diskseq (a kernel before 5.15) is left to the helper"
 rm "$ROOT/sys/class/block/sdb/diskseq"
+sed -i '/^DISKSEQ=/d' "$ROOT/sys/class/block/sdb/uevent"
 da udev --boot
 
 echo "# a table that binds by serial, a by-id link or a filesystem: all left to udev"
@@ -88,9 +98,7 @@ da udev --boot sda
 
 echo "# two enclosures that report one id give two disks one bay: nothing is told"
 fixture sas-chain
-for b in "$ROOT"/sys/class/block/sd*; do
-	[ -e "$b/partition" ] || echo $((seq++)) >"$b/diskseq"
-done
+number_disks
 : >"$ROOT/dev/kmsg"
 printf 'alias split slot:0x5000ccab0405e000/1\nalias a1 wwn:0x5000cca264a10000\n' >"$ROOT/etc/diskalias.conf"
 da udev --boot
