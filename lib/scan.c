@@ -194,17 +194,8 @@ static int read_disk(const struct da_ctx *ctx, struct da_device *d, int dfd,
 static int read_uint_attr(int dfd, const char *name, uint64_t *ret)
 {
 	_cleanup_free_ char *s = read_attr_at(dfd, name, false);
-	unsigned long long v;
-	char *end;
 
-	if (!s)
-		return -ENOENT;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -EINVAL;
-	*ret = v;
-	return 0;
+	return s ? parse_u64(s, ret) : -ENOENT;
 }
 
 static void set_partition(struct da_device *d, unsigned int partno)
