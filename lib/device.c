@@ -24,17 +24,16 @@
  * device_unpack(); not its kernel name, which keys its list's hash and
  * stays where it is.
  */
-#define DEVICE_STRS(d)                                                                          \
-	{                                                                                       \
-		&(d)->syspath, &(d)->model, &(d)->serial, &(d)->wwn, &(d)->dm_name, &(d)->hctl, \
-			&(d)->ata, &(d)->id_path, &(d)->md_devname                              \
-	}
-#define DEVICE_LISTS(d)                                                                       \
-	{                                                                                     \
-		&(d)->handles, &(d)->shared, &(d)->slaves, &(d)->holders, &(d)->links,        \
-			&(d)->ids[0], &(d)->ids[1], &(d)->ids[2], &(d)->ids[3], &(d)->ids[4], \
-			&(d)->ids[5], &(d)->ids[6], &(d)->ids[7], &(d)->ids[8]                \
-	}
+/* clang-format 14 and 19 lay out a brace list in a macro each their own way. */
+/* clang-format off */
+#define DEVICE_STRS(d)                                                                   \
+	{ &(d)->syspath, &(d)->model, &(d)->serial, &(d)->wwn, &(d)->dm_name, &(d)->hctl, \
+	  &(d)->ata, &(d)->id_path, &(d)->md_devname }
+#define DEVICE_LISTS(d)                                                                  \
+	{ &(d)->handles, &(d)->shared, &(d)->slaves, &(d)->holders, &(d)->links,          \
+	  &(d)->ids[0], &(d)->ids[1], &(d)->ids[2], &(d)->ids[3], &(d)->ids[4],            \
+	  &(d)->ids[5], &(d)->ids[6], &(d)->ids[7], &(d)->ids[8] }
+/* clang-format on */
 _Static_assert(_DA_ID_MAX == 9, "DEVICE_LISTS names every identity kind");
 
 /* A string of the block being packed that @s ends, else NULL. */
