@@ -185,6 +185,17 @@ DA_EXPORT int da_devlist_from_udev(const char *kname, char *const *env,
 	return 0;
 }
 
+/*
+ * The kernel log at @path opened for writing, never through a link (under
+ * a sysroot, one could point a root write anywhere): its fd, or -errno.
+ */
+static int open_kmsg(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+
+	return fd < 0 ? -errno : fd;
+}
+
 DA_EXPORT int da_udev_log(const struct da_ctx *ctx, const char *text)
 {
 	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_KMSG);
@@ -198,17 +209,14 @@ DA_EXPORT int da_udev_log(const struct da_ctx *ctx, const char *text)
 	rec = safe ? xasprintf("<14>diskalias: %s\n", safe) : NULL;
 	if (!path || !rec)
 		return -ENOMEM;
-	/* Never through a link: under a sysroot, one could point a root write anywhere. */
+	/* In a batch the log stays open from one device to the next. */
 	if (batch && !batch->kmsg_tried) {
-		batch->kmsg_fd =
-			open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
-		batch->kmsg_fd = batch->kmsg_fd < 0 ? -errno : batch->kmsg_fd;
+		batch->kmsg_fd = open_kmsg(path);
 		batch->kmsg_tried = true;
 	}
-	fd = batch ? batch->kmsg_fd
-		   : open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+	fd = batch ? batch->kmsg_fd : open_kmsg(path);
 	if (fd < 0)
-		return batch ? fd : -errno;
+		return fd;
 	/* /dev/kmsg takes one record per write. */
 	n = write(fd, rec, strlen(rec));
 	if (n < 0)
