@@ -118,9 +118,11 @@ int da_device_add_link(struct da_device *d, const char *kdir, const char *name);
  * "E:KEY=VALUE" and "S:LINK" (udevdb.c): through libudev on the machine
  * itself, from run/udev/data under a sysroot (or when libudev cannot be
  * loaded, or DISKALIAS_UDEV_DB is set: the files, for comparing the two).
- * 0 and the text (caller frees), -ENOENT when udev has no entry, or -errno.
+ * The files are read relative to @dbfd, run/udev/data open (a scan opens
+ * it once), or by their path when it is -1. 0 and the text (caller
+ * frees), -ENOENT when udev has no entry, or -errno.
  */
-int da_udev_db_read(const struct da_ctx *ctx, unsigned int major, unsigned int minor,
+int da_udev_db_read(const struct da_ctx *ctx, int dbfd, unsigned int major, unsigned int minor,
 		    char **ret_text);
 /*
  * Whether the udev database entry of device @major:@minor carries identity

@@ -27,6 +27,13 @@
 struct scan_want {
 	unsigned int details;	 /* DA_SCAN_* */
 	const struct strv *pcie; /* the PCIe slots: name, address pairs (slot_pcie_read()) */
+	bool ses; /* the machine has SES enclosures (sys/class/enclosure lists one) */
+};
+
+/* The last disk read, its directory kept open: its partitions are directories in it. */
+struct scan_disk {
+	const struct da_device *d;
+	int fd;
 };
 
 /* SCSI VPD page 0x80 of the device open as @dfd: 4 header bytes, then the serial, blank padded. */
@@ -35,7 +42,7 @@ static char *serial_from_vpd80(int dfd)
 	_cleanup_free_ char *buf = NULL;
 	size_t len, n, start = 4;
 
-	if (read_file_at(dfd, "vpd_pg80", &buf, &len) < 0 || len < 5 ||
+	if (read_small_at(dfd, "vpd_pg80", &buf, &len) < 0 || len < 5 ||
 	    (unsigned char)buf[1] != 0x80)
 		return NULL;
 	n = ((unsigned char)buf[2] << 8 | (unsigned char)buf[3]) + 4;
@@ -117,7 +124,9 @@ static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd,
 		if (first && scsi) {
 			d->hctl = hctl_of(dir);
 			read_sg(d, fd);
-			if (slot_ses_identities(d, fd) < 0)
+			/* No enclosure, no enclosure_device: link: no listing of each disk's
+			 * directory. */
+			if (w->ses && slot_ses_identities(d, fd) < 0)
 				return false;
 		}
 		/* NVMe controllers and subsystems, MMC cards and USB devices carry "serial". */
@@ -245,12 +254,28 @@ static int read_uevent(int dfd, struct da_device *d)
 	return 0;
 }
 
+/* Whether @kname is the name the kernel gives a partition of disk @disk: "sda1", "nvme0n1p1". */
+static bool partition_name_of(const char *disk, const char *kname)
+{
+	size_t n = strlen(disk);
+	const char *p = kname + n;
+
+	if (!n || strncmp(kname, disk, n) != 0)
+		return false;
+	/* A "p" between the disk's digits and the partition's (disk_name() in the kernel). */
+	if (isdigit((unsigned char)disk[n - 1]) && *p++ != 'p')
+		return false;
+	return *p && strspn(p, "0123456789") == strlen(p);
+}
+
 /*
- * Read one device; @entry is its sys/class/block path. Returns 0, 1 when it
- * is to be skipped (hidden), or a negative errno with a warning in @diag.
+ * Read one device; @entry is its sys/class/block path, @disk the last disk
+ * read (a disk read here becomes it). Returns 0, 1 when it is to be
+ * skipped (hidden), or a negative errno with a warning in @diag.
  */
 static int device_load(const struct da_ctx *ctx, const char *entry, const char *kname,
-		       const struct scan_want *w, struct da_diag *diag, struct da_device **ret)
+		       const struct scan_want *w, struct scan_disk *disk, struct da_diag *diag,
+		       struct da_device **ret)
 {
 	struct da_device *d = calloc(1, sizeof(*d));
 	_cleanup_free_ char *dev = NULL;
@@ -262,15 +287,26 @@ static int device_load(const struct da_ctx *ctx, const char *entry, const char *
 		return -ENOMEM;
 	d->kname = strdup(kname);
 	/*
-	 * The link's target by its letters, not realpath(): that reads every
-	 * component of the path back as a link, a dozen calls per device.
+	 * A partition is a directory in its disk's: one name looked up from
+	 * the disk's, not a link read and a path of a dozen components walked
+	 * (entries are sorted, so a disk's partitions follow it).
 	 */
-	d->syspath = resolve_link(entry);
-	/* Opened once: each attribute is then a lookup of one name, not of the whole path. */
-	if (d->syspath)
-		dfd = open(d->syspath, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (disk->d && partition_name_of(disk->d->kname, kname))
+		dfd = openat(disk->fd, kname, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		d->syspath = xasprintf("%s/%s", disk->d->syspath, kname);
+	} else {
+		/*
+		 * The link's target by its letters, not realpath(): that reads every
+		 * component of the path back as a link, a dozen calls per device.
+		 */
+		d->syspath = resolve_link(entry);
+		/* Opened once: each attribute is then a lookup of one name, not of the whole path. */
+		if (d->syspath)
+			dfd = open(d->syspath, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
 	r = -ENOMEM;
-	if (!d->kname)
+	if (!d->kname || (dfd >= 0 && !d->syspath))
 		goto fail;
 	if (dfd < 0) {
 		r = -errno;
@@ -308,6 +344,10 @@ static int device_load(const struct da_ctx *ctx, const char *entry, const char *
 		r = read_disk(ctx, d, dfd, w);
 		if (r < 0)
 			goto fail;
+		close_fdp(&disk->fd);
+		disk->d = d;
+		disk->fd = dfd;
+		dfd = -1;
 	}
 	*ret = d;
 	return 0;
@@ -339,11 +379,11 @@ static int add_db_link(struct da_device *d, const char *line)
  * Read the udev database entry of @d, where udev runs: properties and links.
  * -ENOENT when there is none (yet), -ENOMEM, else 0.
  */
-static int read_udev_db(const struct da_ctx *ctx, struct da_device *d)
+static int read_udev_db(const struct da_ctx *ctx, int dbfd, struct da_device *d)
 {
 	_cleanup_free_ char *buf = NULL;
 	char *line, *save = NULL;
-	int r = da_udev_db_read(ctx, d->major, d->minor, &buf);
+	int r = da_udev_db_read(ctx, dbfd, d->major, d->minor, &buf);
 
 	if (r == -ENOENT || r == -ENOMEM)
 		return r;
@@ -489,6 +529,9 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 	struct strv pcie = {};
 	size_t unseen = 0; /* devices udev has no database entry of */
 	struct scan_want wp = *want, *w = &wp;
+	struct scan_disk disk = { .fd = -1 };
+	_cleanup_free_ char *data = da_ctx_udev_data(ctx);
+	_cleanup_(close_fdp) int dbfd = -1;
 	struct da_devlist *l;
 	int r = 0;
 
@@ -497,6 +540,7 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 		return -ENOMEM;
 	}
 	wp.pcie = &pcie;
+	wp.ses = slot_ses_present(ctx);
 	r = block_entries(ctx, &entries, &dir);
 	if (r < 0) {
 		strv_free(&pcie);
@@ -513,6 +557,7 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 		return -ENOMEM;
 	}
 	hashmap_init(&l->bykname, false);
+	strv_sort(&entries);
 	for (size_t i = 0; i < entries.n; i++) {
 		_cleanup_free_ char *entry = xasprintf("%s/%s", dir, entries.v[i]);
 		const char *kname = path_basename(entries.v[i]);
@@ -522,7 +567,7 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 			r = -ENOMEM;
 			break;
 		}
-		r = device_load(ctx, entry, kname, w, diag, &d);
+		r = device_load(ctx, entry, kname, w, &disk, diag, &d);
 		if (r == -ENOMEM)
 			break;
 		if (r == 1 && strncmp(kname, "nvme", 4) == 0)
@@ -538,8 +583,12 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 			break;
 		}
 	}
+	close_fdp(&disk.fd);
 	strv_free(&entries);
 	strv_free(&pcie);
+	/* Under a sysroot the entries are files in one directory, opened once. */
+	if (data)
+		dbfd = open(data, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	for (size_t i = 0; r >= 0 && i < l->n; i++) {
 		struct da_device *d = l->v[i];
 
@@ -555,7 +604,7 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 		}
 		r = device_disk_identities(d);
 		/* A device udev has not seen (yet) is named by what sysfs says. */
-		if (r >= 0 && (r = read_udev_db(ctx, d)) == -ENOENT) {
+		if (r >= 0 && (r = read_udev_db(ctx, dbfd, d)) == -ENOENT) {
 			unseen++;
 			r = 0;
 		}
@@ -673,7 +722,7 @@ int da_udev_db_has_identity(const struct da_ctx *ctx, unsigned int major, unsign
 			    enum da_id_kind kind, const char *value)
 {
 	struct da_device d = { .devtype = DA_DEV_DISK, .major = major, .minor = minor };
-	int r = read_udev_db(ctx, &d);
+	int r = read_udev_db(ctx, -1, &d);
 
 	if (r >= 0)
 		r = da_device_has_identity(&d, kind, value);

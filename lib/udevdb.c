@@ -14,6 +14,8 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/sysmacros.h>
@@ -119,11 +121,12 @@ out:
 	return r;
 }
 
-int da_udev_db_read(const struct da_ctx *ctx, unsigned int major, unsigned int minor,
+int da_udev_db_read(const struct da_ctx *ctx, int dbfd, unsigned int major, unsigned int minor,
 		    char **ret_text)
 {
 	struct strbuf sb = STRBUF_INIT;
 	_cleanup_free_ char *path = NULL;
+	char name[32];
 	int r;
 
 	if (!*da_ctx_get_root(ctx) && getenv("DISKALIAS_UDEV_DB") == NULL) {
@@ -135,9 +138,14 @@ int da_udev_db_read(const struct da_ctx *ctx, unsigned int major, unsigned int m
 			return r;
 		}
 	}
-	path = da_ctx_udev_db(ctx, major, minor);
-	if (!path)
-		return -ENOMEM;
-	r = read_file(path, ret_text, NULL);
+	if (dbfd >= 0) {
+		snprintf(name, sizeof(name), "b%u:%u", major, minor);
+		r = read_small_at(dbfd, name, ret_text, NULL);
+	} else {
+		path = da_ctx_udev_db(ctx, major, minor);
+		if (!path)
+			return -ENOMEM;
+		r = read_small_at(AT_FDCWD, path, ret_text, NULL);
+	}
 	return r == -ENOTDIR ? -ENOENT : r;
 }

@@ -107,30 +107,52 @@ int read_text_file(const char *path, char **ret_buf, size_t *ret_len)
 	return 0;
 }
 
-char *read_attr_at(int dfd, const char *name, bool trim_front)
+int read_small_at(int dfd, const char *path, char **ret_buf, size_t *ret_len)
 {
-	char page[4096], *buf, *s;
+	char page[4096];
 	ssize_t n;
-	size_t len;
-	int fd;
+	size_t len = 0;
+	int fd, r = 0;
 
-	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return NULL;
+		return -errno;
 	/*
-	 * A sysfs attribute is at most a page and comes whole from one read, so
-	 * a short read is its end: one read(), not a second one to see EOF.
+	 * A sysfs attribute is at most a page and comes whole from one read,
+	 * and a regular file gives less than asked only at its end: a short
+	 * read is the end, with no second read() to see EOF.
 	 */
 	do
 		n = read(fd, page, sizeof(page));
 	while (n < 0 && errno == EINTR);
-	if (n >= 0 && (size_t)n < sizeof(page))
-		buf = strndup(page, n);
-	/* Not an attribute as sysfs makes them: read it all from the start. */
-	else if (n < 0 || lseek(fd, 0, SEEK_SET) != 0 || read_fd(fd, &buf, &len) < 0)
-		buf = NULL;
+	if (n >= 0 && (size_t)n < sizeof(page)) {
+		*ret_buf = malloc(n + 1);
+		if (*ret_buf) {
+			memcpy(*ret_buf, page, n);
+			(*ret_buf)[n] = '\0';
+			len = n;
+		} else {
+			r = -ENOMEM;
+		}
+	} else if (n < 0) {
+		r = -errno;
+	} else if (lseek(fd, 0, SEEK_SET) != 0) { /* bigger: read it all from the start */
+		r = -errno;
+	} else {
+		r = read_fd(fd, ret_buf, &len);
+	}
 	close(fd);
-	if (!buf)
+	if (r == 0 && ret_len)
+		*ret_len = len;
+	return r;
+}
+
+char *read_attr_at(int dfd, const char *name, bool trim_front)
+{
+	char *buf, *s;
+	size_t len;
+
+	if (read_small_at(dfd, name, &buf, NULL) < 0)
 		return NULL;
 	/* Attributes are text; a NUL inside (binary VPD pages) ends it. */
 	len = strlen(buf);

@@ -47,6 +47,11 @@ int read_text_file(const char *path, char **ret_buf, size_t *ret_len);
 /* As read_file(), @path relative to the directory open as @dfd (or AT_FDCWD). */
 int read_file_at(int dfd, const char *path, char **ret_buf, size_t *ret_len);
 /*
+ * As read_file_at(), for a sysfs attribute or a small regular file: a
+ * read shorter than a page is taken as the end (one read(), not two).
+ */
+int read_small_at(int dfd, const char *path, char **ret_buf, size_t *ret_len);
+/*
  * Write @s to the existing file @path (truncated), as one write: a sysfs
  * attribute or uevent file takes a value per write. A symlink as @path is
  * refused (-ELOOP): a planted link must not steer a root write elsewhere.
