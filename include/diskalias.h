@@ -89,9 +89,10 @@ char *da_ctx_default_table(const struct da_ctx *ctx);
 /*
  * For a process that names many devices in a row as the udev helper
  * would, one after the other (udev --boot): with @on, @ctx keeps the
- * claims directory and the kernel log open and the table's index mapped
- * from one device to the next, instead of opening them for each. Nothing
- * may replace run/diskalias or the table meanwhile. Off again closes them.
+ * claims directory and the kernel log open, the table's index mapped and
+ * the forced renames' records read from one device to the next, instead
+ * of opening them for each. Nothing may replace run/diskalias or the
+ * table meanwhile. Off again closes them.
  */
 void da_ctx_set_batch(struct da_ctx *ctx, bool on);
 /* The device node of kernel name @kname as the machine names it ("/dev/sdc"). Caller frees. */

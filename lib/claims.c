@@ -103,7 +103,7 @@ DA_EXPORT int da_udev_claim(const struct da_ctx *ctx, const struct da_device *de
 		close(dfd);
 	if (fd < 0)
 		return -errno;
-	if (flock(fd, LOCK_EX) < 0 || read_fd(fd, &buf, &buflen) < 0) {
+	if (flock(fd, LOCK_EX) < 0 || read_small_fd(fd, &buf, &buflen) < 0) {
 		r = -errno;
 		goto out;
 	}

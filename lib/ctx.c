@@ -88,6 +88,7 @@ DA_EXPORT void da_ctx_set_batch(struct da_ctx *ctx, bool on)
 			close(b->kmsg_fd);
 		if (b->index_map)
 			munmap(b->index_map, b->index_len);
+		renamed_free(&b->renamed);
 		free(b->table_path);
 		free(b);
 		ctx->batch = NULL;

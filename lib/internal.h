@@ -156,6 +156,16 @@ int da_table_dropins_stamp(const char *path, uint64_t *ret_stamp);
 int da_table_stamp(const char *path, uint64_t *ret_stamp);
 /* rwcache.c's state in @ctx (a malloc()ed block, freed with it). */
 void **da_ctx_rwcache(struct da_ctx *ctx);
+/* The records of DA_FILE_RENAMED (renamed.c), one "OLD NEW KNAME" line each. */
+struct renamed {
+	struct strv old, new, kname;
+};
+static inline void renamed_free(struct renamed *rn)
+{
+	strv_free(&rn->old);
+	strv_free(&rn->new);
+	strv_free(&rn->kname);
+}
 /*
  * What a context in batch mode (da_ctx_set_batch()) keeps open between
  * devices; NULL when it is not in batch mode. A descriptor is opened when
@@ -165,8 +175,9 @@ void **da_ctx_rwcache(struct da_ctx *ctx);
 struct ctx_batch {
 	int claims_dfd; /* run/diskalias/claims */
 	int kmsg_fd;	/* dev/kmsg */
-	bool claims_tried, kmsg_tried;
-	void *index_map; /* the table's index, mapped, as index_read() last found it good */
+	bool claims_tried, kmsg_tried, renamed_read;
+	struct renamed renamed; /* DA_FILE_RENAMED, read once: nothing renames during a batch */
+	void *index_map;	/* the table's index, mapped, as index_read() last found it good */
 	size_t index_len;
 	/* The table that index answered for: its path, file and drop-ins' stamp. */
 	char *table_path;
@@ -201,13 +212,8 @@ const struct da_alias *da_table_conflicting(const struct da_table *t, const char
 void da_alias_raw(const struct da_table *t, const struct da_alias *a, const char **ret_name,
 		  size_t *ret_name_len, const char **ret_id, size_t *ret_id_len);
 
-/* The records of DA_FILE_RENAMED (renamed.c), one "OLD NEW KNAME" line each. */
-struct renamed {
-	struct strv old, new, kname;
-};
 /* Read the records; none when the file is missing. 0 or -ENOMEM. */
 int renamed_load(const struct da_ctx *ctx, struct renamed *rn);
-void renamed_free(struct renamed *rn);
 /* The names @dev links (@map's, then the old names @rn keeps), at most DA_LINKS_MAX, into @names. */
 int renamed_link_names(const struct renamed *rn, const struct da_map *map,
 		       const struct da_device *dev, struct strv *names);

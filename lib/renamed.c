@@ -16,13 +16,6 @@
 
 #include "internal.h"
 
-void renamed_free(struct renamed *rn)
-{
-	strv_free(&rn->old);
-	strv_free(&rn->new);
-	strv_free(&rn->kname);
-}
-
 int renamed_load(const struct da_ctx *ctx, struct renamed *rn)
 {
 	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_RENAMED);
@@ -116,15 +109,22 @@ int renamed_link_names(const struct renamed *rn, const struct da_map *map,
 DA_EXPORT int da_link_names(const struct da_ctx *ctx, const struct da_map *map,
 			    const struct da_device *dev, char ***ret_names)
 {
+	struct ctx_batch *batch = da_ctx_batch(ctx);
 	struct strv names = {};
-	struct renamed rn;
+	struct renamed rn, *kept = batch ? &batch->renamed : &rn;
 	int r;
 
-	r = renamed_load(ctx, &rn);
-	if (r < 0)
-		return r;
-	r = renamed_link_names(&rn, map, dev, &names);
-	renamed_free(&rn);
+	/* In a batch the records are read for the first device and kept. */
+	if (!batch || !batch->renamed_read) {
+		r = renamed_load(ctx, kept);
+		if (r < 0)
+			return r;
+		if (batch)
+			batch->renamed_read = true;
+	}
+	r = renamed_link_names(kept, map, dev, &names);
+	if (!batch)
+		renamed_free(&rn);
 	if (r < 0) {
 		strv_free(&names);
 		return r;

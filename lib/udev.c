@@ -171,6 +171,9 @@ DA_EXPORT int da_devlist_from_udev(const char *kname, char *const *env,
 					  partno, disk, &d);
 	if (r >= 0 && !part)
 		r = add_props(d, env, true);
+	/* The kernel sends a disk's with its event: the claims need not read it back. */
+	if (r >= 0 && !part && env_get(env, "DISKSEQ"))
+		(void)parse_u64(env_get(env, "DISKSEQ"), &d->diskseq); /* else 0: read back */
 	if (r >= 0 && !part && env_get(env, "DEVPATH"))
 		r = da_device_set_devpath(d, env_get(env, "DEVPATH"));
 	if (r >= 0)
@@ -373,31 +376,19 @@ DA_EXPORT int da_udev_boot_env(const struct da_ctx *ctx, const struct da_device 
 DA_EXPORT int da_udev_boot_forget(const struct da_ctx *ctx)
 {
 	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_BOOT_DIR);
-	struct dirent *e;
-	DIR *dp;
-	int fd, r = 0;
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+	int dfd, r;
 
-	if (!dir)
+	if (!slash)
 		return -ENOMEM;
-	/* Never through a link: what is planted there goes, not what it points at. */
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
-		return unlink(dir) < 0 && errno != ENOENT ? -errno : 0;
-	if (fd < 0)
+	*slash = '\0';
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
 		return errno == ENOENT ? 0 : -errno;
-	dp = fdopendir(fd);
-	if (!dp) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
-	while ((e = readdir(dp)))
-		if (!streq(e->d_name, ".") && !streq(e->d_name, "..") &&
-		    unlinkat(dirfd(dp), e->d_name, 0) < 0 && errno != ENOENT)
-			r = -errno;
-	closedir(dp);
-	if (rmdir(dir) < 0 && errno != ENOENT && r == 0)
-		r = -errno;
+	/* A run killed while it wrote left its names in a directory of its own. */
+	remove_stale_temps_at(dfd, slash + 1);
+	r = remove_dir_at(dfd, slash + 1);
+	close(dfd);
 	return r;
 }
 

@@ -107,16 +107,13 @@ int read_text_file(const char *path, char **ret_buf, size_t *ret_len)
 	return 0;
 }
 
-int read_small_at(int dfd, const char *path, char **ret_buf, size_t *ret_len)
+int read_small_fd(int fd, char **ret_buf, size_t *ret_len)
 {
 	char page[4096];
 	ssize_t n;
 	size_t len = 0;
-	int fd, r = 0;
+	int r = 0;
 
-	fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	/*
 	 * A sysfs attribute is at most a page and comes whole from one read,
 	 * and a regular file gives less than asked only at its end: a short
@@ -141,9 +138,19 @@ int read_small_at(int dfd, const char *path, char **ret_buf, size_t *ret_len)
 	} else {
 		r = read_fd(fd, ret_buf, &len);
 	}
-	close(fd);
 	if (r == 0 && ret_len)
 		*ret_len = len;
+	return r;
+}
+
+int read_small_at(int dfd, const char *path, char **ret_buf, size_t *ret_len)
+{
+	int fd = openat(dfd, path, O_RDONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -errno;
+	r = read_small_fd(fd, ret_buf, ret_len);
+	close(fd);
 	return r;
 }
 
@@ -523,7 +530,9 @@ int open_private_dir(char *dir, bool create)
 
 static const char temp_tag[] = ".tmp-";
 
-int temp_file_at(int dirfd, const char *name, char **ret_tmp)
+/* A new hidden entry ".NAME.tmp-XXXXXX" in @dirfd: a file open for writing (its fd), or a directory
+ * (0). */
+static int temp_entry_at(int dirfd, const char *name, bool dir, char **ret_tmp)
 {
 	static const char letters[] =
 		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -541,7 +550,11 @@ int temp_file_at(int dirfd, const char *name, char **ret_tmp)
 				rnd[i] = (unsigned char)(rand() ^ getpid() ^ tries);
 		for (size_t i = 0; i < sizeof(rnd); i++)
 			x[i] = letters[rnd[i] % (sizeof(letters) - 1)];
-		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (dir)
+			fd = mkdirat(dirfd, tmp, 0700);
+		else
+			fd = openat(dirfd, tmp,
+				    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0 && errno != EEXIST) {
 			fd = -errno;
 			free(tmp);
@@ -554,6 +567,44 @@ int temp_file_at(int dirfd, const char *name, char **ret_tmp)
 	}
 	*ret_tmp = tmp;
 	return fd;
+}
+
+int temp_file_at(int dirfd, const char *name, char **ret_tmp)
+{
+	return temp_entry_at(dirfd, name, false, ret_tmp);
+}
+
+int temp_dir_at(int dirfd, const char *name, char **ret_tmp)
+{
+	return temp_entry_at(dirfd, name, true, ret_tmp);
+}
+
+int remove_dir_at(int dirfd, const char *name)
+{
+	char buf[8192] __attribute__((aligned(8)));
+	ssize_t n;
+	int fd, r = 0;
+
+	/* Never through a link: what is planted there goes, not what it points at. */
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
+		return unlinkat(dirfd, name, 0) < 0 && errno != ENOENT ? -errno : 0;
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	while ((n = getdents64(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t off = 0; off < n;) {
+			const struct dirent64 *de = (const struct dirent64 *)(buf + off);
+
+			if (!streq(de->d_name, ".") && !streq(de->d_name, "..") &&
+			    unlinkat(fd, de->d_name, 0) < 0 && errno != ENOENT && r == 0)
+				r = -errno;
+			off += de->d_reclen;
+		}
+	}
+	close(fd);
+	if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT && r == 0)
+		r = -errno;
+	return r;
 }
 
 int temp_file_commit(int dirfd, int fd, char *tmp, const char *name, unsigned int mode,
@@ -609,8 +660,9 @@ void remove_stale_temps_at(int dirfd, const char *name)
 		return;
 	}
 	while ((de = readdir(dp)))
-		if (strncmp(de->d_name, prefix, n) == 0 && strlen(de->d_name) == n + 6)
-			unlinkat(dirfd, de->d_name, 0);
+		if (strncmp(de->d_name, prefix, n) == 0 && strlen(de->d_name) == n + 6 &&
+		    unlinkat(dirfd, de->d_name, 0) < 0 && errno == EISDIR)
+			remove_dir_at(dirfd, de->d_name);
 	closedir(dp);
 }
 

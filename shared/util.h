@@ -51,6 +51,8 @@ int read_file_at(int dfd, const char *path, char **ret_buf, size_t *ret_len);
  * read shorter than a page is taken as the end (one read(), not two).
  */
 int read_small_at(int dfd, const char *path, char **ret_buf, size_t *ret_len);
+/* As read_small_at(), from an open file at its start (which stays open). */
+int read_small_fd(int fd, char **ret_buf, size_t *ret_len);
 /*
  * Write @s to the existing file @path (truncated), as one write: a sysfs
  * attribute or uevent file takes a value per write. A symlink as @path is
@@ -71,6 +73,14 @@ int open_private_dir(char *dir, bool create);
  * *@ret_tmp; or -errno.
  */
 int temp_file_at(int dirfd, const char *name, char **ret_tmp);
+/* As temp_file_at(), a new directory (mode 0700): 0, its name in *@ret_tmp; or -errno. */
+int temp_dir_at(int dirfd, const char *name, char **ret_tmp);
+/*
+ * Remove directory @name of @dirfd and the files in it, never through a
+ * link (a link or file there is removed itself). 0 when it is gone or was
+ * never there, else the first -errno.
+ */
+int remove_dir_at(int dirfd, const char *name);
 /*
  * Give temporary file @fd (@tmp, from temp_file_at(), freed here) @mode and
  * owner, sync it if asked and rename it over @name; or, when @r (the
@@ -88,7 +98,10 @@ int temp_file_commit(int dirfd, int fd, char *tmp, const char *name, unsigned in
  */
 int replace_file_at(int dirfd, const char *name, const char *buf, size_t len, unsigned int mode,
 		    unsigned int uid, unsigned int gid, bool sync);
-/* Remove the temporary files replace_file_at() left for @name in @dirfd (a writer killed mid-way). */
+/*
+ * Remove the temporary files replace_file_at() left for @name in @dirfd (a
+ * writer killed mid-way), and the directories temp_dir_at() left.
+ */
 void remove_stale_temps_at(int dirfd, const char *name);
 /*
  * @len bytes of @s made safe to show on a terminal or in the kernel log:

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include "hashmap.h"
 #include "tool.h"
@@ -246,10 +248,11 @@ static int count_wwns(const struct da_devlist *list, struct hashmap *seen)
 }
 
 /*
- * Write the names of the disk of @env to DA_FILE_BOOT_DIR/@key (none is
- * an answer too: no helper runs for it). Returns 2 when it has a name, 1
- * when written without, 0 when a name was refused (an identity, a bay
- * most often, found on a device told before), or a negative errno.
+ * Write the names of the disk of @env to file @key of the directory open
+ * as @dfd, which becomes DA_FILE_BOOT_DIR once whole (none is an answer
+ * too: no helper runs for it). Returns 2 when it has a name, 1 when
+ * written without, 0 when a name was refused (an identity, a bay most
+ * often, found on a device told before), or a negative errno.
  */
 static int boot_disk(struct tool *t, int dfd, const char *kname, char **env, const char *key,
 		     bool no_slots)
@@ -275,7 +278,17 @@ static int boot_disk(struct tool *t, int dfd, const char *kname, char **env, con
 		return -EIO;
 	if (refused)
 		return 0;
-	r = replace_file_at(dfd, key, buf, len, 0644, -1, -1, false);
+	/* A new file in a directory no reader sees yet: no temporary file and rename for it. */
+	r = openat(dfd, key, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (r >= 0) {
+		int fd = r;
+
+		r = write_all(fd, buf, len);
+		if (close(fd) < 0 && r >= 0)
+			r = -errno;
+	} else {
+		r = -errno;
+	}
 	if (r < 0) {
 		errmsg("%s: cannot write its names for udev: %s", kname, strerror(-r));
 		return r;
@@ -290,7 +303,8 @@ static int boot_disk(struct tool *t, int dfd, const char *kname, char **env, con
  */
 static int udev_boot(struct tool *t)
 {
-	_cleanup_free_ char *dir = NULL;
+	_cleanup_free_ char *dir = NULL, *tmp = NULL;
+	char *base = NULL;
 	struct hashmap seen;
 	struct da_devlist *scan = NULL;
 	const struct da_alias *other;
@@ -298,7 +312,8 @@ static int udev_boot(struct tool *t)
 	bool slots, no_slots;
 	size_t told = 0, named = 0, left = 0;
 	bool shared = false;
-	int dfd = -1, r;
+	int rundfd = -1, dfd = -1, r;
+	mode_t mask;
 
 	if (tool_load(t, NEED_TABLE) < 0)
 		return EXIT_FAIL;
@@ -338,11 +353,24 @@ static int udev_boot(struct tool *t)
 		da_table_free(indexed);
 		da_diag_clear(&diag);
 	}
+	/*
+	 * The names are written in a new directory beside DA_FILE_BOOT_DIR,
+	 * renamed to it once whole: udev, which may already be running, sees
+	 * every file whole or none, without a temporary file for each.
+	 */
 	dir = r >= 0 ? da_ctx_path(t->ctx, DA_FILE_BOOT_DIR) : NULL;
-	if (r >= 0 && !dir)
+	base = dir ? strrchr(dir, '/') : NULL;
+	if (r >= 0 && !base)
 		r = -ENOMEM;
 	if (r >= 0) {
-		r = dfd = open_private_dir(dir, true);
+		*base++ = '\0';
+		r = rundfd = open_private_dir(dir, true);
+		if (r >= 0)
+			r = temp_dir_at(rundfd, base, &tmp);
+		if (r >= 0) {
+			dfd = openat(rundfd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			r = dfd < 0 ? -errno : 0;
+		}
 		if (r < 0) {
 			errmsg("%s: %s", dir, strerror(-r));
 			r = -EIO;
@@ -351,6 +379,7 @@ static int udev_boot(struct tool *t)
 	tool_unload(t);
 	/* One device after another, as their helpers would: what they all open stays open. */
 	da_ctx_set_batch(t->ctx, true);
+	mask = umask(022);
 	for (size_t i = 0; r >= 0 && !shared && i < da_devlist_count(scan); i++) {
 		const struct da_device *d = da_devlist_get(scan, i);
 		const struct da_device *disk = da_device_parent(d) ? da_device_parent(d) : d;
@@ -373,16 +402,28 @@ static int udev_boot(struct tool *t)
 		named += k > 1;
 		left += k == 0;
 	}
+	umask(mask);
 	da_ctx_set_batch(t->ctx, false);
+	/* Whole: it becomes the directory the rules read, in one rename. */
+	if (r >= 0 && !shared &&
+	    (fchmod(dfd, 0755) < 0 || remove_dir_at(rundfd, base) < 0 ||
+	     renameat(rundfd, tmp, rundfd, base) < 0)) {
+		r = -errno;
+		errmsg("%s/%s: %s", dir, base, strerror(-r));
+		r = -EIO;
+	}
+	/* Half a set would do no harm (each file stands alone), but say it all or nothing. */
+	if (tmp && (r < 0 || shared))
+		remove_dir_at(rundfd, tmp);
 	if (dfd >= 0)
 		close(dfd);
+	if (rundfd >= 0)
+		close(rundfd);
 	hashmap_free(&seen);
 	da_devlist_free(scan);
 	if (r < 0) {
 		if (r != -EIO)
 			errmsg("boot: %s", strerror(-r));
-		/* Half a set would do no harm (each file stands alone), but say it all or nothing. */
-		da_udev_boot_forget(t->ctx);
 		return EXIT_FAIL;
 	}
 	/*
@@ -391,7 +432,6 @@ static int udev_boot(struct tool *t)
 	 * before may carry it too, so none is told, and each helper says why.
 	 */
 	if (shared) {
-		da_udev_boot_forget(t->ctx);
 		printf("boot: an identity is on more than one device (see the kernel log): every "
 		       "disk is named at its own event\n");
 		return EXIT_OK;
