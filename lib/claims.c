@@ -98,12 +98,30 @@ DA_EXPORT int da_udev_claim(const struct da_ctx *ctx, const struct da_device *de
 	dfd = batch ? batch->claims_dfd : open_private_dir(claims, true);
 	if (dfd < 0)
 		return dfd;
-	fd = openat(dfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+	/*
+	 * In a batch the last claim file stays open and locked: a disk's
+	 * partitions claim its identity right after it. Another helper waits
+	 * for it no longer than for the next claim.
+	 */
+	if (batch && batch->claim_fd >= 0 && streq(batch->claim_name, name)) {
+		fd = batch->claim_fd;
+		batch->claim_fd = -1;
+	} else {
+		fd = openat(dfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+		if (fd < 0) {
+			r = -errno;
+			if (!batch)
+				close(dfd);
+			return r;
+		}
+		if (flock(fd, LOCK_EX) < 0) {
+			r = -errno;
+			goto out;
+		}
+	}
 	if (!batch)
 		close(dfd);
-	if (fd < 0)
-		return -errno;
-	if (flock(fd, LOCK_EX) < 0 || read_small_fd(fd, &buf, &buflen) < 0) {
+	if (lseek(fd, 0, SEEK_SET) != 0 || read_small_fd(fd, &buf, &buflen) < 0) {
 		r = -errno;
 		goto out;
 	}
@@ -155,7 +173,14 @@ DA_EXPORT int da_udev_claim(const struct da_ctx *ctx, const struct da_device *de
 out:
 	if (f)
 		fclose(f);
-	close(fd);
+	if (batch && r >= 0) {
+		if (batch->claim_fd >= 0)
+			close(batch->claim_fd);
+		batch->claim_fd = fd;
+		memcpy(batch->claim_name, name, sizeof(name));
+	} else {
+		close(fd);
+	}
 	if (r < 0) {
 		strv_free(&others);
 		return r;

@@ -79,13 +79,15 @@ DA_EXPORT void da_ctx_set_batch(struct da_ctx *ctx, bool on)
 		b = calloc(1, sizeof(*b));
 		if (!b)
 			return; /* without a batch, every device opens what it needs */
-		b->claims_dfd = b->kmsg_fd = -1;
+		b->claims_dfd = b->kmsg_fd = b->claim_fd = -1;
 		ctx->batch = b;
 	} else if (!on && b) {
 		if (b->claims_dfd >= 0)
 			close(b->claims_dfd);
 		if (b->kmsg_fd >= 0)
 			close(b->kmsg_fd);
+		if (b->claim_fd >= 0)
+			close(b->claim_fd);
 		if (b->index_map)
 			munmap(b->index_map, b->index_len);
 		renamed_free(&b->renamed);

@@ -175,6 +175,8 @@ static inline void renamed_free(struct renamed *rn)
 struct ctx_batch {
 	int claims_dfd; /* run/diskalias/claims */
 	int kmsg_fd;	/* dev/kmsg */
+	int claim_fd;	/* the last claim file, locked (claims.c), and its name */
+	char claim_name[17];
 	bool claims_tried, kmsg_tried, renamed_read;
 	struct renamed renamed; /* DA_FILE_RENAMED, read once: nothing renames during a batch */
 	void *index_map;	/* the table's index, mapped, as index_read() last found it good */
