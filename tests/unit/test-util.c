@@ -172,6 +172,93 @@ static void test_replace_file(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/*
+ * remove_dir_at() removes a directory and its files but never follows a
+ * link planted in its place; a directory temp_dir_at() left is a stale
+ * temporary that remove_stale_temps_at() removes.
+ */
+static void test_remove_dir(void **state)
+{
+	char dir[] = "/tmp/da-util-XXXXXX", victim[] = "/tmp/da-victim-XXXXXX", path[128];
+	char *tmp = NULL;
+	int dfd, fd;
+
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(mkdtemp(victim));
+	dfd = open_private_dir(dir, false);
+	assert_true(dfd >= 0);
+	/* A link where the directory should be: the link goes, what it points at stays. */
+	snprintf(path, sizeof(path), "%s/victim-file", victim);
+	fd = open(path, O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/boot", dir);
+	assert_int_equal(symlink(victim, path), 0);
+	assert_int_equal(remove_dir_at(dfd, "boot"), 0);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/victim-file", victim);
+	assert_int_equal(access(path, F_OK), 0);
+	/* A missing one is gone already. */
+	assert_int_equal(remove_dir_at(dfd, "boot"), 0);
+	/* A new temporary directory, private, filled, then left stale and removed. */
+	assert_int_equal(temp_dir_at(dfd, "boot", &tmp), 0);
+	assert_int_equal(strncmp(tmp, ".boot.tmp-", 10), 0);
+	assert_int_equal(strlen(tmp), 16);
+	fd = openat(dfd, tmp, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	for (int i = 0; i < 300; i++) {
+		int f;
+
+		snprintf(path, sizeof(path), "file-%d", i);
+		f = openat(fd, path, O_WRONLY | O_CREAT, 0644);
+		assert_true(f >= 0);
+		close(f);
+	}
+	close(fd);
+	remove_stale_temps_at(dfd, "boot");
+	assert_int_equal(faccessat(dfd, tmp, F_OK, 0), -1);
+	free(tmp);
+	close(dfd);
+	snprintf(path, sizeof(path), "rm -rf '%s' '%s'", dir, victim);
+	assert_int_equal(system(path), 0);
+}
+
+/* read_small_at() gives a small file whole in one read and a large one whole as well. */
+static void test_read_small(void **state)
+{
+	char dir[] = "/tmp/da-util-XXXXXX", path[96], *buf = NULL, *big;
+	size_t len = 0, n = 10000;
+	int fd;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write_all(fd, "MAJOR=8\n", 8), 0);
+	close(fd);
+	assert_int_equal(read_small_at(AT_FDCWD, path, &buf, &len), 0);
+	assert_int_equal(len, 8);
+	assert_string_equal(buf, "MAJOR=8\n");
+	free(buf);
+	/* More than the page read first: the rest is read too, not cut. */
+	big = malloc(n);
+	assert_non_null(big);
+	for (size_t i = 0; i < n; i++)
+		big[i] = 'a' + i % 26;
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write_all(fd, big, n), 0);
+	close(fd);
+	assert_int_equal(read_small_at(AT_FDCWD, path, &buf, &len), 0);
+	assert_int_equal(len, n);
+	assert_memory_equal(buf, big, n);
+	free(buf);
+	free(big);
+	assert_int_equal(read_small_at(AT_FDCWD, "/nonexistent/f", &buf, &len), -ENOENT);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
 /* Bytes with NULs, formatted text and many appends all come back whole. */
 static void test_strbuf(void **state)
 {
@@ -241,7 +328,8 @@ int main(void)
 		cmocka_unit_test(test_normalize),    cmocka_unit_test(test_resolve_link),
 		cmocka_unit_test(test_escape),	     cmocka_unit_test(test_utf8_replace),
 		cmocka_unit_test(test_replace_file), cmocka_unit_test(test_strbuf),
-		cmocka_unit_test(test_array_grow),
+		cmocka_unit_test(test_array_grow),   cmocka_unit_test(test_remove_dir),
+		cmocka_unit_test(test_read_small),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
