@@ -364,6 +364,13 @@ enum da_scan_detail {
 	DA_SCAN_READONLY = 1 << 3,
 	DA_SCAN_STACK = 1 << 4, /* md level, the devices a dm or md device is made of, holders */
 	DA_SCAN_DETAILS = (1 << 5) - 1,
+	/*
+	 * Less, not more: no udev database entry or /dev/disk link is read,
+	 * so a device has only what sysfs shows (its WWN, serial, bay, kernel
+	 * names). Enough for tables that bind by wwn: and slot: alone, as
+	 * `udev --boot` requires.
+	 */
+	DA_SCAN_NO_UDEV = 1 << 5,
 };
 /*
  * As da_devlist_scan(), reading only the @details (DA_SCAN_*) asked for
@@ -371,6 +378,7 @@ enum da_scan_detail {
  * size 0, not removable, not read-only, no members). As lsblk reads what
  * its columns show: `list -o NAME,SIZE` reads no model, removable or ro
  * file. @details 0 is da_devlist_scan_for(), DA_SCAN_DETAILS da_devlist_scan().
+ * With DA_SCAN_NO_UDEV, udev's database and links are not read either.
  */
 int da_devlist_scan_with(struct da_ctx *ctx, unsigned int details, struct da_diag *diag,
 			 struct da_devlist **ret_list);

@@ -24,8 +24,9 @@
  * the kernel has no count (or a recorded machine has none) every command
  * scans, as before.
  *
- * A snapshot says which details (DA_SCAN_*) its scan read: it answers a
- * scan that asks for no more. What `list` shows besides names comes with
+ * A snapshot says which details (DA_SCAN_*) its scan read, and whether it
+ * read udev's database (not under DA_SCAN_NO_UDEV): it answers a scan that
+ * asks for no more. What `list` shows besides names comes with
  * a uevent too when it changes (a new size since Linux 5.11, a read-only
  * flag since 5.12, a dm table), except the members of an md array, which
  * mdadm can add or remove without one: a scan for them is not answered

@@ -23,9 +23,22 @@
 
 #include "device.h"
 
+/*
+ * What a scan read besides names, numbers, partitions and sysfs's
+ * identities, as a snapshot records it: the details, and udev's database
+ * and links unless DA_SCAN_NO_UDEV (a bit of its own, set when they were
+ * read, so that a snapshot answers only a scan that asks for no more).
+ */
+#define SCAN_UDEV (1U << 31)
+
+static unsigned int scan_reads(unsigned int details)
+{
+	return (details & DA_SCAN_DETAILS) | (details & DA_SCAN_NO_UDEV ? 0 : SCAN_UDEV);
+}
+
 /* What a scan reads of each device besides its names, numbers, partitions and identities. */
 struct scan_want {
-	unsigned int details;	 /* DA_SCAN_* */
+	unsigned int details;	 /* scan_reads() */
 	const struct strv *pcie; /* the PCIe slots: name, address pairs (slot_pcie_read()) */
 	bool ses; /* the machine has SES enclosures (sys/class/enclosure lists one) */
 };
@@ -587,7 +600,7 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 	strv_free(&entries);
 	strv_free(&pcie);
 	/* Under a sysroot the entries are files in one directory, opened once. */
-	if (data)
+	if (data && (w->details & SCAN_UDEV))
 		dbfd = open(data, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	for (size_t i = 0; r >= 0 && i < l->n; i++) {
 		struct da_device *d = l->v[i];
@@ -604,7 +617,8 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 		}
 		r = device_disk_identities(d);
 		/* A device udev has not seen (yet) is named by what sysfs says. */
-		if (r >= 0 && (r = read_udev_db(ctx, dbfd, d)) == -ENOENT) {
+		if (r >= 0 && (w->details & SCAN_UDEV) &&
+		    (r = read_udev_db(ctx, dbfd, d)) == -ENOENT) {
 			unseen++;
 			r = 0;
 		}
@@ -622,7 +636,7 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 	 * device that claims it, read above: the directories add something only
 	 * for a device udev has no entry of (no udev, or not seen yet).
 	 */
-	if (r >= 0 && (unseen || !l->n))
+	if (r >= 0 && (w->details & SCAN_UDEV) && (unseen || !l->n))
 		r = read_links(ctx, l);
 	if (r < 0) {
 		da_devlist_free(l);
@@ -676,7 +690,7 @@ static int scan(struct da_ctx *ctx, const struct scan_want *w, struct da_diag *d
 DA_EXPORT int da_devlist_scan_with(struct da_ctx *ctx, unsigned int details, struct da_diag *diag,
 				   struct da_devlist **ret_list)
 {
-	const struct scan_want w = { .details = details & DA_SCAN_DETAILS };
+	const struct scan_want w = { .details = scan_reads(details) };
 
 	return scan(ctx, &w, diag, ret_list);
 }

@@ -333,7 +333,8 @@ static int udev_boot(struct tool *t)
 		return EXIT_OK;
 	}
 	hashmap_init(&seen, true);
-	r = da_devlist_scan_for(t->ctx, t->table, &diag, &scan);
+	/* What the table binds by (wwn:, slot:) is in sysfs: udev's database is not read. */
+	r = da_devlist_scan_with(t->ctx, DA_SCAN_NO_UDEV, &diag, &scan);
 	/* A device sysfs does not show whole is not told: its helper says why. */
 	print_diag(&diag);
 	da_diag_clear(&diag);
