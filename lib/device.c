@@ -36,57 +36,64 @@
 /* clang-format on */
 _Static_assert(_DA_ID_MAX == 9, "DEVICE_LISTS names every identity kind");
 
-/* A string of the block being packed that @s ends, else NULL. */
-static char *packed_suffix(char *const *placed, size_t n, const char *s, size_t len)
-{
-	for (size_t i = 0; i < n; i++) {
-		size_t pl = strlen(placed[i]);
+/*
+ * Where device_pack() puts strings: each once, and none that ends one
+ * already placed (a link's name in its "by-id/NAME", a WWN in its link).
+ * With no @text it only counts, the placed strings being the originals:
+ * the same decisions, so the block is allocated to the byte.
+ */
+struct packer {
+	const char *placed[256];
+	size_t n;
+	char *text;   /* where the next string goes; NULL: count only */
+	size_t bytes; /* what the strings placed take */
+};
 
-		if (pl >= len && memcmp(placed[i] + pl - len, s, len) == 0)
-			return placed[i] + pl - len;
+static char *pack_string(struct packer *p, const char *s)
+{
+	size_t len = strlen(s);
+	const char *at = NULL;
+
+	for (size_t i = 0; i < p->n && !at; i++) {
+		size_t pl = strlen(p->placed[i]);
+
+		if (pl >= len && memcmp(p->placed[i] + pl - len, s, len) == 0)
+			at = p->placed[i] + pl - len;
 	}
-	return NULL;
+	if (!at) {
+		at = s;
+		if (p->text) {
+			at = memcpy(p->text, s, len + 1);
+			p->text += len + 1;
+		}
+		p->bytes += len + 1;
+		if (p->n < ARRAY_SIZE(p->placed))
+			p->placed[p->n++] = at;
+	}
+	return (char *)at;
 }
 
-int device_pack(struct da_device *d)
+/* Place every string of @d with @p, moving them there when it has text. */
+static void pack_all(struct da_device *d, struct packer *p, char **ptrs)
 {
 	char **strs[] = DEVICE_STRS(d);
 	struct strv *lists[] = DEVICE_LISTS(d);
-	char *placed[256], **ptrs, *text, *block;
-	size_t nptr = 0, bytes = 0, n = 0;
 
-	if (d->packed || d->borrowed)
-		return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
-		bytes += *strs[i] ? strlen(*strs[i]) + 1 : 0;
-	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
-		nptr += lists[i]->n ? lists[i]->n + 1 : 0;
-		for (size_t k = 0; k < lists[i]->n; k++)
-			bytes += strlen(lists[i]->v[k]) + 1;
-	}
-	block = malloc(nptr * sizeof(char *) + bytes);
-	if (!block)
-		return -ENOMEM;
-	ptrs = (char **)block;
-	text = block + nptr * sizeof(char *);
 	/* Longest first would share more; the lists' names come first, and end the fields'. */
 	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
 		struct strv *v = lists[i];
 		char **nv = v->n ? ptrs : NULL;
 
 		for (size_t k = 0; k < v->n; k++) {
-			size_t len = strlen(v->v[k]);
-			char *at = packed_suffix(placed, n, v->v[k], len);
+			char *at = pack_string(p, v->v[k]);
 
-			if (!at) {
-				at = memcpy(text, v->v[k], len + 1);
-				text += len + 1;
-				if (n < ARRAY_SIZE(placed))
-					placed[n++] = at;
-			}
+			if (!p->text)
+				continue;
 			free(v->v[k]);
 			ptrs[k] = at;
 		}
+		if (!p->text)
+			continue;
 		if (v->n) {
 			ptrs[v->n] = NULL;
 			ptrs += v->n + 1;
@@ -95,22 +102,35 @@ int device_pack(struct da_device *d)
 		v->v = nv;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++) {
-		char *s = *strs[i], *at;
-		size_t len;
+		char *at;
 
-		if (!s)
+		if (!*strs[i])
 			continue;
-		len = strlen(s);
-		at = packed_suffix(placed, n, s, len);
-		if (!at) {
-			at = memcpy(text, s, len + 1);
-			text += len + 1;
-			if (n < ARRAY_SIZE(placed))
-				placed[n++] = at;
-		}
-		free(s);
+		at = pack_string(p, *strs[i]);
+		if (!p->text)
+			continue;
+		free(*strs[i]);
 		*strs[i] = at;
 	}
+}
+
+int device_pack(struct da_device *d)
+{
+	struct strv *lists[] = DEVICE_LISTS(d);
+	struct packer count = {}, place = {};
+	size_t nptr = 0;
+	char *block;
+
+	if (d->packed || d->borrowed)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++)
+		nptr += lists[i]->n ? lists[i]->n + 1 : 0;
+	pack_all(d, &count, NULL);
+	block = malloc(nptr * sizeof(char *) + count.bytes);
+	if (!block)
+		return -ENOMEM;
+	place.text = block + nptr * sizeof(char *);
+	pack_all(d, &place, (char **)block);
 	d->packed = block;
 	return 0;
 }
