@@ -11,13 +11,18 @@ struct da_device {
 	char *syspath; /* the device's real directory under sys/devices */
 	unsigned int major, minor;
 	enum da_devtype devtype;
+	unsigned int partno;
 	const char *type;
 	uint64_t size;
-	unsigned int partno;
 	/* The disk's sequence number from its uevent (DISKSEQ=), 0 where it said none. */
 	uint64_t diskseq;
 	struct da_device *parent;
 	bool removable, ro;
+	/*
+	 * Read from a snapshot: the device, its strings and lists are in
+	 * blocks its list owns, and nothing may change them.
+	 */
+	bool borrowed;
 	char *model, *serial, *wwn, *dm_name;
 	char *hctl;	  /* SCSI address H:C:T:L, from the scsi_device on the parent walk */
 	const char *tran; /* how it is attached, as lsblk's TRAN: sata, sas, nvme, usb, ... */
@@ -33,11 +38,6 @@ struct da_device {
 	char *md_devname;	     /* udev's MD_DEVNAME: the array is also /dev/md/NAME */
 	struct strv ids[_DA_ID_MAX];
 	struct strv links; /* "by-id/NAME" for each /dev/disk link */
-	/*
-	 * Read from a snapshot: the device, its strings and lists are in
-	 * blocks its list owns, and nothing may change them.
-	 */
-	bool borrowed;
 	/*
 	 * Packed (device_pack()): its strings and lists are in this one block,
 	 * which a change must first undo (device_unpack()).
