@@ -236,13 +236,15 @@ static void set_partition(struct da_device *d, unsigned int partno)
  */
 static int read_uevent(int dfd, struct da_device *d)
 {
-	_cleanup_free_ char *buf = read_attr_at(dfd, "uevent", false);
+	char buf[1024];
+	ssize_t n = read_into_at(dfd, "uevent", buf, sizeof(buf));
 	unsigned int major = 0, minor = 0, partno = 0;
 	uint64_t seq;
 	bool have_major = false, have_minor = false, have_type = false, part = false;
 	char *line, *save = NULL;
 
-	if (!buf)
+	/* A block device's is a few short lines: one that fills the buffer is no such file. */
+	if (n <= 0 || (size_t)n == sizeof(buf) - 1)
 		return -ENOENT;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, "MAJOR=", 6) == 0)
@@ -282,16 +284,18 @@ static bool partition_name_of(const char *disk, const char *kname)
 }
 
 /*
- * Read one device; @entry is its sys/class/block path, @disk the last disk
- * read (a disk read here becomes it). Returns 0, 1 when it is to be
- * skipped (hidden), or a negative errno with a warning in @diag.
+ * Read one device; @rel is its entry in directory @dir (sys/class/block,
+ * or sys/block: "DISK/PART"), @disk the last disk read (a disk read here
+ * becomes it). Returns 0, 1 when it is to be skipped (hidden), or a
+ * negative errno with a warning in @diag.
  */
-static int device_load(const struct da_ctx *ctx, const char *entry, const char *kname,
+static int device_load(const struct da_ctx *ctx, const char *dir, const char *rel,
 		       const struct scan_want *w, struct scan_disk *disk, struct da_diag *diag,
 		       struct da_device **ret)
 {
 	struct da_device *d = calloc(1, sizeof(*d));
-	_cleanup_free_ char *dev = NULL;
+	const char *kname = path_basename(rel);
+	_cleanup_free_ char *dev = NULL, *entry = NULL;
 	_cleanup_(close_fdp) int dfd = -1;
 	uint64_t v;
 	int r;
@@ -313,13 +317,14 @@ static int device_load(const struct da_ctx *ctx, const char *entry, const char *
 		 * The link's target by its letters, not realpath(): that reads every
 		 * component of the path back as a link, a dozen calls per device.
 		 */
-		d->syspath = resolve_link(entry);
+		entry = xasprintf("%s/%s", dir, rel);
+		d->syspath = entry ? resolve_link(entry) : NULL;
 		/* Opened once: each attribute is then a lookup of one name, not of the whole path. */
 		if (d->syspath)
 			dfd = open(d->syspath, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	}
 	r = -ENOMEM;
-	if (!d->kname || (dfd >= 0 && !d->syspath))
+	if (!d->kname || (dfd >= 0 && !d->syspath) || (dfd < 0 && !entry))
 		goto fail;
 	if (dfd < 0) {
 		r = -errno;
@@ -572,15 +577,10 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 	hashmap_init(&l->bykname, false);
 	strv_sort(&entries);
 	for (size_t i = 0; i < entries.n; i++) {
-		_cleanup_free_ char *entry = xasprintf("%s/%s", dir, entries.v[i]);
 		const char *kname = path_basename(entries.v[i]);
 		struct da_device *d = NULL;
 
-		if (!entry) {
-			r = -ENOMEM;
-			break;
-		}
-		r = device_load(ctx, entry, kname, w, &disk, diag, &d);
+		r = device_load(ctx, dir, entries.v[i], w, &disk, diag, &d);
 		if (r == -ENOMEM)
 			break;
 		if (r == 1 && strncmp(kname, "nvme", 4) == 0)

@@ -107,6 +107,32 @@ int read_text_file(const char *path, char **ret_buf, size_t *ret_len)
 	return 0;
 }
 
+/* One read() of at most @size - 1 bytes into @buf, NUL-terminated: its length or -errno. */
+static ssize_t read_once(int fd, char *buf, size_t size)
+{
+	ssize_t n;
+
+	do
+		n = read(fd, buf, size - 1);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+ssize_t read_into_at(int dfd, const char *path, char *buf, size_t size)
+{
+	int fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read_once(fd, buf, size);
+	close(fd);
+	return n;
+}
+
 int read_small_fd(int fd, char **ret_buf, size_t *ret_len)
 {
 	char page[4096];
@@ -119,20 +145,17 @@ int read_small_fd(int fd, char **ret_buf, size_t *ret_len)
 	 * and a regular file gives less than asked only at its end: a short
 	 * read is the end, with no second read() to see EOF.
 	 */
-	do
-		n = read(fd, page, sizeof(page));
-	while (n < 0 && errno == EINTR);
-	if (n >= 0 && (size_t)n < sizeof(page)) {
+	n = read_once(fd, page, sizeof(page));
+	if (n >= 0 && (size_t)n < sizeof(page) - 1) {
 		*ret_buf = malloc(n + 1);
 		if (*ret_buf) {
-			memcpy(*ret_buf, page, n);
-			(*ret_buf)[n] = '\0';
+			memcpy(*ret_buf, page, n + 1);
 			len = n;
 		} else {
 			r = -ENOMEM;
 		}
 	} else if (n < 0) {
-		r = -errno;
+		r = n;
 	} else if (lseek(fd, 0, SEEK_SET) != 0) { /* bigger: read it all from the start */
 		r = -errno;
 	} else {

@@ -51,6 +51,12 @@ int read_file_at(int dfd, const char *path, char **ret_buf, size_t *ret_len);
  * read shorter than a page is taken as the end (one read(), not two).
  */
 int read_small_at(int dfd, const char *path, char **ret_buf, size_t *ret_len);
+/*
+ * One read() of file @path under @dfd into @buf, at most @size - 1 bytes,
+ * NUL-terminated: its length (@size - 1 when it may have been cut), or
+ * -errno. For a sysfs attribute parsed on the spot, with no allocation.
+ */
+ssize_t read_into_at(int dfd, const char *path, char *buf, size_t size);
 /* As read_small_at(), from an open file at its start (which stays open). */
 int read_small_fd(int fd, char **ret_buf, size_t *ret_len);
 /*
