@@ -137,8 +137,7 @@ static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd,
 		if (first && scsi) {
 			d->hctl = hctl_of(dir);
 			read_sg(d, fd);
-			/* No enclosure, no enclosure_device: link: no listing of each disk's
-			 * directory. */
+			/* Without an enclosure no disk has a bay link to list its directory for. */
 			if (w->ses && slot_ses_identities(d, fd) < 0)
 				return false;
 		}
