@@ -551,6 +551,31 @@ int open_private_dir(char *dir, bool create)
 	return fd;
 }
 
+/*
+ * The names in directory @fd that start with @prefix, into @v: all but "."
+ * and ".." with @hidden, else none that starts with a dot. getdents64()
+ * itself, not fdopendir(): that costs a stat and two fcntl calls per
+ * directory, and a scan lists one per disk.
+ */
+static void list_dir(int fd, const char *prefix, bool hidden, struct strv *v)
+{
+	size_t plen = strlen(prefix);
+	char buf[8192] __attribute__((aligned(8)));
+	ssize_t n;
+
+	while ((n = getdents64(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t off = 0; off < n;) {
+			const struct dirent64 *de = (const struct dirent64 *)(buf + off);
+			const char *e = de->d_name;
+
+			if ((hidden ? !streq(e, ".") && !streq(e, "..") : e[0] != '.') &&
+			    strncmp(e, prefix, plen) == 0)
+				strv_push(v, e);
+			off += de->d_reclen;
+		}
+	}
+}
+
 static const char temp_tag[] = ".tmp-";
 
 /* A new hidden entry ".NAME.tmp-XXXXXX" in @dirfd: a file open for writing (its fd), or a directory
@@ -604,8 +629,7 @@ int temp_dir_at(int dirfd, const char *name, char **ret_tmp)
 
 int remove_dir_at(int dirfd, const char *name)
 {
-	char buf[8192] __attribute__((aligned(8)));
-	ssize_t n;
+	struct strv names = {};
 	int fd, r = 0;
 
 	/* Never through a link: what is planted there goes, not what it points at. */
@@ -614,16 +638,11 @@ int remove_dir_at(int dirfd, const char *name)
 		return unlinkat(dirfd, name, 0) < 0 && errno != ENOENT ? -errno : 0;
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
-	while ((n = getdents64(fd, buf, sizeof(buf))) > 0) {
-		for (ssize_t off = 0; off < n;) {
-			const struct dirent64 *de = (const struct dirent64 *)(buf + off);
-
-			if (!streq(de->d_name, ".") && !streq(de->d_name, "..") &&
-			    unlinkat(fd, de->d_name, 0) < 0 && errno != ENOENT && r == 0)
-				r = -errno;
-			off += de->d_reclen;
-		}
-	}
+	list_dir(fd, "", true, &names);
+	for (size_t i = 0; i < names.n; i++)
+		if (unlinkat(fd, names.v[i], 0) < 0 && errno != ENOENT && r == 0)
+			r = -errno;
+	strv_free(&names);
 	close(fd);
 	if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT && r == 0)
 		r = -errno;
@@ -781,25 +800,10 @@ char *utf8_replace_invalid(const char *str)
 
 void read_dir_names(int dfd, const char *name, const char *prefix, struct strv *v)
 {
-	/*
-	 * getdents64() itself, not fdopendir(): that costs a stat and two fcntl
-	 * calls per directory, and a scan lists one per disk.
-	 */
 	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	size_t plen = strlen(prefix);
-	char buf[8192] __attribute__((aligned(8)));
-	ssize_t n;
 
 	if (fd < 0)
 		return;
-	while ((n = getdents64(fd, buf, sizeof(buf))) > 0) {
-		for (ssize_t off = 0; off < n;) {
-			const struct dirent64 *de = (const struct dirent64 *)(buf + off);
-
-			if (de->d_name[0] != '.' && strncmp(de->d_name, prefix, plen) == 0)
-				strv_push(v, de->d_name);
-			off += de->d_reclen;
-		}
-	}
+	list_dir(fd, prefix, false, v);
 	close(fd);
 }
