@@ -47,12 +47,14 @@ struct packer {
 	size_t n;
 	char *text;   /* where the next string goes; NULL: count only */
 	size_t bytes; /* what the strings placed take */
+	size_t nptr;  /* the lists' pointers, each list NULL-terminated */
 };
 
-static char *pack_string(struct packer *p, const char *s)
+/* Place string *@sp with @p; when @p has text, *@sp becomes its place there (the original freed). */
+static void pack_string(struct packer *p, char **sp)
 {
+	const char *s = *sp, *at = NULL;
 	size_t len = strlen(s);
-	const char *at = NULL;
 
 	for (size_t i = 0; i < p->n && !at; i++) {
 		size_t pl = strlen(p->placed[i]);
@@ -70,10 +72,13 @@ static char *pack_string(struct packer *p, const char *s)
 		if (p->n < ARRAY_SIZE(p->placed))
 			p->placed[p->n++] = at;
 	}
-	return (char *)at;
+	if (p->text) {
+		free(*sp);
+		*sp = (char *)at;
+	}
 }
 
-/* Place every string of @d with @p, moving them there when it has text. */
+/* Place every string of @d with @p; when @p has text, the lists' arrays move to @ptrs. */
 static void pack_all(struct da_device *d, struct packer *p, char **ptrs)
 {
 	char **strs[] = DEVICE_STRS(d);
@@ -82,54 +87,37 @@ static void pack_all(struct da_device *d, struct packer *p, char **ptrs)
 	/* Longest first would share more; the lists' names come first, and end the fields'. */
 	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
 		struct strv *v = lists[i];
-		char **nv = v->n ? ptrs : NULL;
 
-		for (size_t k = 0; k < v->n; k++) {
-			char *at = pack_string(p, v->v[k]);
-
-			if (!p->text)
-				continue;
-			free(v->v[k]);
-			ptrs[k] = at;
-		}
-		if (!p->text)
+		if (!v->n)
 			continue;
-		if (v->n) {
+		for (size_t k = 0; k < v->n; k++)
+			pack_string(p, &v->v[k]);
+		p->nptr += v->n + 1;
+		if (p->text) {
+			memcpy(ptrs, v->v, v->n * sizeof(*ptrs));
 			ptrs[v->n] = NULL;
+			free(v->v);
+			v->v = ptrs;
 			ptrs += v->n + 1;
 		}
-		free(v->v);
-		v->v = nv;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(strs); i++) {
-		char *at;
-
-		if (!*strs[i])
-			continue;
-		at = pack_string(p, *strs[i]);
-		if (!p->text)
-			continue;
-		free(*strs[i]);
-		*strs[i] = at;
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
+		if (*strs[i])
+			pack_string(p, strs[i]);
 }
 
 int device_pack(struct da_device *d)
 {
-	struct strv *lists[] = DEVICE_LISTS(d);
 	struct packer count = {}, place = {};
-	size_t nptr = 0;
 	char *block;
 
 	if (d->packed || d->borrowed)
 		return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(lists); i++)
-		nptr += lists[i]->n ? lists[i]->n + 1 : 0;
 	pack_all(d, &count, NULL);
-	block = malloc(nptr * sizeof(char *) + count.bytes);
+	block = malloc(count.nptr * sizeof(char *) + count.bytes);
 	if (!block)
 		return -ENOMEM;
-	place.text = block + nptr * sizeof(char *);
+	place.text = block + count.nptr * sizeof(char *);
 	pack_all(d, &place, (char **)block);
 	d->packed = block;
 	return 0;
