@@ -108,19 +108,16 @@ DA_EXPORT int da_udev_claim(const struct da_ctx *ctx, const struct da_device *de
 		batch->claim_fd = -1;
 	} else {
 		fd = openat(dfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
-		if (fd < 0) {
-			r = -errno;
-			if (!batch)
-				close(dfd);
+		r = fd < 0 ? -errno : 0;
+		if (!batch)
+			close(dfd);
+		if (r < 0)
 			return r;
-		}
 		if (flock(fd, LOCK_EX) < 0) {
 			r = -errno;
 			goto out;
 		}
 	}
-	if (!batch)
-		close(dfd);
 	if (lseek(fd, 0, SEEK_SET) != 0 || read_small_fd(fd, &buf, &buflen) < 0) {
 		r = -errno;
 		goto out;

@@ -5,13 +5,13 @@
  * table edits share with them: telling udev which devices changed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 
 #include "hashmap.h"
