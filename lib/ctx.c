@@ -5,6 +5,7 @@
  * --sysroot reaches every read.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -112,6 +113,23 @@ size_t da_ctx_root_len(const struct da_ctx *ctx)
 	return strlen(ctx->root);
 }
 
+bool da_ctx_class_lists(const struct da_ctx *ctx, const char *class)
+{
+	_cleanup_free_ char *dir = da_ctx_sys(ctx, "class/%s", class);
+	struct strv names = {};
+	int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	bool any;
+
+	/* When it cannot be told, as if there were one: every device is asked. */
+	if (dfd < 0)
+		return !dir || errno != ENOENT;
+	read_dir_names(dfd, ".", "", &names);
+	close(dfd);
+	any = names.n > 0;
+	strv_free(&names);
+	return any;
+}
+
 DA_EXPORT char *da_ctx_default_table(const struct da_ctx *ctx)
 {
 	return xasprintf("%s/etc/diskalias.conf", ctx->root);
@@ -160,7 +178,7 @@ char *da_ctx_udev_data(const struct da_ctx *ctx)
 
 DA_EXPORT char *da_devnode(const char *kname)
 {
-	char *s = xasprintf("/dev/%s", kname);
+	char *s = strjoin("/dev/", kname, NULL);
 
 	/* sysfs spells a '/' in a device name as '!' (cciss!c0d0). */
 	for (char *p = s; p && *p; p++)
@@ -171,17 +189,17 @@ DA_EXPORT char *da_devnode(const char *kname)
 
 char *da_alias_node(const char *name)
 {
-	return xasprintf("/dev/disk/by-alias/%s", name);
+	return strjoin("/dev/disk/by-alias/", name, NULL);
 }
 
 char *da_mapper_node(const char *dm_name)
 {
-	return xasprintf("/dev/mapper/%s", dm_name);
+	return strjoin("/dev/mapper/", dm_name, NULL);
 }
 
 char *da_md_node(const char *md_devname)
 {
-	return xasprintf("/dev/md/%s", md_devname);
+	return strjoin("/dev/md/", md_devname, NULL);
 }
 
 DA_EXPORT char *da_ctx_path(const struct da_ctx *ctx, enum da_ctx_file file)

@@ -44,6 +44,7 @@ _Static_assert(_DA_ID_MAX == 9, "DEVICE_LISTS names every identity kind");
  */
 struct packer {
 	const char *placed[256];
+	size_t placed_len[256];
 	size_t n;
 	char *text;   /* where the next string goes; NULL: count only */
 	size_t bytes; /* what the strings placed take */
@@ -57,7 +58,7 @@ static void pack_string(struct packer *p, char **sp)
 	size_t len = strlen(s);
 
 	for (size_t i = 0; i < p->n && !at; i++) {
-		size_t pl = strlen(p->placed[i]);
+		size_t pl = p->placed_len[i];
 
 		if (pl >= len && memcmp(p->placed[i] + pl - len, s, len) == 0)
 			at = p->placed[i] + pl - len;
@@ -69,8 +70,10 @@ static void pack_string(struct packer *p, char **sp)
 			p->text += len + 1;
 		}
 		p->bytes += len + 1;
-		if (p->n < ARRAY_SIZE(p->placed))
+		if (p->n < ARRAY_SIZE(p->placed)) {
+			p->placed_len[p->n] = len;
 			p->placed[p->n++] = at;
+		}
 	}
 	if (p->text) {
 		free(*sp);
@@ -108,11 +111,15 @@ static void pack_all(struct da_device *d, struct packer *p, char **ptrs)
 
 int device_pack(struct da_device *d)
 {
-	struct packer count = {}, place = {};
+	/* Not zeroed whole: only the first n of placed[] are read, and this runs per device. */
+	struct packer count, place;
 	char *block;
 
 	if (d->packed || d->borrowed)
 		return 0;
+	count.n = count.bytes = count.nptr = 0;
+	count.text = NULL;
+	place = count;
 	pack_all(d, &count, NULL);
 	block = malloc(count.nptr * sizeof(char *) + count.bytes);
 	if (!block)
@@ -433,7 +440,7 @@ int device_add_link_identity(struct da_device *d, enum da_id_kind kind, const ch
 			     const char *name)
 {
 	_cleanup_free_ char *value = da_id_value_from_link(kind, name);
-	_cleanup_free_ char *link = xasprintf("%s/%s", kdir, name);
+	_cleanup_free_ char *link = strjoin(kdir, "/", name, NULL);
 	int r;
 
 	if (!value || !link)
@@ -651,7 +658,7 @@ int da_device_add_identity(struct da_device *d, enum da_id_kind kind, const char
 
 int da_device_add_link(struct da_device *d, const char *kdir, const char *name)
 {
-	return strv_consume(&d->links, xasprintf("%s/%s", kdir, name));
+	return strv_consume(&d->links, strjoin(kdir, "/", name, NULL));
 }
 
 DA_EXPORT size_t da_devlist_count(const struct da_devlist *l)

@@ -97,11 +97,6 @@ void device_primary_path_first(struct da_device *d);
 /* @d is a holder of each of its slaves in @l. */
 int device_add_holders(struct da_devlist *l, struct da_device *d);
 
-/*
- * Whether @ctx has an SES enclosure (sys/class/enclosure lists one): a
- * disk's scsi_device links to its bay only then (slot.c).
- */
-bool slot_ses_present(const struct da_ctx *ctx);
 /* The slot identity of SCSI disk @d from its scsi_device, open as @sdev_fd (slot.c). */
 int slot_ses_identities(struct da_device *d, int sdev_fd);
 /* The PCIe slots of @ctx, as name, address pairs pushed to @ret. 0 or -ENOMEM. */

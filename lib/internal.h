@@ -23,6 +23,12 @@ char *da_ctx_udev_db(const struct da_ctx *ctx, unsigned int major, unsigned int 
 char *da_ctx_udev_data(const struct da_ctx *ctx);
 /* Length of the root prefix in paths from the helpers above. */
 size_t da_ctx_root_len(const struct da_ctx *ctx);
+/*
+ * Whether sys/class/@class of @ctx lists a device (true when that cannot
+ * be told): without an SES enclosure no disk links to a bay, without the
+ * sg driver none has a generic node, and thousands of lookups are spared.
+ */
+bool da_ctx_class_lists(const struct da_ctx *ctx, const char *class);
 
 /* "/dev/disk/by-KIND/NAME" -> "by-KIND/NAME" (a pointer into @arg), else NULL. */
 const char *da_dev_disk_link(const char *arg);

@@ -168,17 +168,17 @@ bool da_partition_of(const char *name, const char *base, unsigned int *ret_partn
 	return is_digit(*num) && *num != '0' && parse_uint(num, ret_partno) == 0;
 }
 
-#define LINK_PART_FMT "-part%u"
-
 char *da_link_partition(const char *disk_link, unsigned int partno)
 {
-	return xasprintf("%s" LINK_PART_FMT, disk_link, partno);
+	char num[16];
+
+	return strjoin(disk_link, "-part", uint_str(num, sizeof(num), partno), NULL);
 }
 
 size_t da_link_disk_len(const char *link, unsigned int partno)
 {
 	char suffix[32];
-	size_t n = strlen(link), slen = snprintf(suffix, sizeof(suffix), LINK_PART_FMT, partno);
+	size_t n = strlen(link), slen = snprintf(suffix, sizeof(suffix), "-part%u", partno);
 
 	if (n <= slen || strcmp(link + n - slen, suffix) != 0)
 		return 0;
@@ -188,8 +188,9 @@ size_t da_link_disk_len(const char *link, unsigned int partno)
 DA_EXPORT char *da_partition_name(const char *alias, unsigned int partno)
 {
 	bool digit = da_partition_takes_p(alias, strlen(alias));
+	char num[16];
 
-	return xasprintf("%s%s%u", alias, digit ? "p" : "", partno);
+	return strjoin(alias, digit ? "p" : "", uint_str(num, sizeof(num), partno), NULL);
 }
 
 size_t da_partition_base_len(const char *name, size_t len, unsigned int *ret_partno)

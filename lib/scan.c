@@ -41,6 +41,10 @@ struct scan_want {
 	unsigned int details;	 /* scan_reads() */
 	const struct strv *pcie; /* the PCIe slots: name, address pairs (slot_pcie_read()) */
 	bool ses; /* the machine has SES enclosures (sys/class/enclosure lists one) */
+	bool sg;  /* and SCSI generic nodes (sys/class/scsi_generic lists one) */
+	/* sys/devices under the root, normalized: the top of every walk up. */
+	const char *top;
+	size_t toplen;
 };
 
 /* The last disk read, its directory kept open: its partitions are directories in it. */
@@ -90,25 +94,43 @@ static void read_sg(struct da_device *d, int fd)
 	read_dir_names(fd, "scsi_generic", "sg", &d->handles);
 }
 
+/* The fixed majors of sd (SCSI_DISK0-15_MAJOR) and sr (SCSI_CDROM_MAJOR). */
+static bool scsi_block_major(unsigned int major)
+{
+	return major == 8 || major == 11 || (major >= 65 && major <= 71) ||
+	       (major >= 128 && major <= 135);
+}
+
 /*
  * Walk from the parent of the device (@dfd, its directory) up to
  * sys/devices, nearest first. Each level is opened from the one below
  * ("device", then ".."), so every lookup is of one name, not of a path
  * from the root. False when the device has no parent.
  */
-static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd,
-			 const struct scan_want *w)
+static bool read_parents(struct da_device *d, int dfd, const struct scan_want *w)
 {
-	_cleanup_free_ char *target = read_link_at(dfd, "device");
-	/* Both sides folded alike, so any --sysroot compares as written. */
-	_cleanup_free_ char *top = da_ctx_sys(ctx, "devices");
-	_cleanup_free_ char *dir = target ? path_join_normalized(d->syspath, target) : NULL;
-	size_t toplen = top ? strlen(path_normalize(top)) : 0;
-	int fd = dir ? openat(dfd, "device", O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+	/*
+	 * An sd or sr disk's parent is its scsi_device, the directory its
+	 * "block" is in: no link to read, and no "subsystem" either.
+	 */
+	bool sd = scsi_block_major(d->major) && d->syspath;
+	const char *block = sd ? strrchr(d->syspath, '/') : NULL;
+	_cleanup_free_ char *dir = NULL;
+	int fd;
 
+	if (block && block - d->syspath > 6 && memcmp(block - 6, "/block", 6) == 0)
+		dir = strndup(d->syspath, block - 6 - d->syspath);
+	else
+		sd = false;
+	if (!dir) {
+		_cleanup_free_ char *target = read_link_at(dfd, "device");
+
+		dir = target ? path_join_normalized(d->syspath, target) : NULL;
+	}
+	fd = dir && w->top ? openat(dfd, "device", O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
 	if (fd < 0)
 		return false;
-	for (bool first = true; top && strncmp(dir, top, toplen) == 0 && strlen(dir) > toplen;
+	for (bool first = true; strncmp(dir, w->top, w->toplen) == 0 && strlen(dir) > w->toplen;
 	     first = false) {
 		bool want_model = (w->details & DA_SCAN_MODEL) && !d->model, want_wwn = !d->wwn;
 		bool want_serial = !d->serial;
@@ -120,9 +142,9 @@ static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd,
 		/* The SCSI address is the name of the disk's own parent, the scsi_device. */
 		if (!first && !want_model && !want_wwn && !want_serial)
 			break;
-		subsys = subsystem_of(fd);
+		subsys = first && sd ? NULL : subsystem_of(fd);
 		usb = streq(subsys, "usb");
-		scsi = streq(subsys, "scsi");
+		scsi = (first && sd) || streq(subsys, "scsi");
 		if (want_model)
 			d->model = read_attr_at(fd, usb ? "product" : "model", true);
 		if (want_model && !d->model && streq(subsys, "mmc"))
@@ -136,7 +158,8 @@ static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd,
 			d->serial = serial_from_vpd80(fd);
 		if (first && scsi) {
 			d->hctl = hctl_of(dir);
-			read_sg(d, fd);
+			if (w->sg)
+				read_sg(d, fd);
 			/* Without an enclosure no disk has a bay link to list its directory for. */
 			if (w->ses && slot_ses_identities(d, fd) < 0)
 				return false;
@@ -159,13 +182,6 @@ static bool read_parents(const struct da_ctx *ctx, struct da_device *d, int dfd,
 	return true;
 }
 
-/* The fixed majors of sd (SCSI_DISK0-15_MAJOR) and sr (SCSI_CDROM_MAJOR). */
-static bool scsi_block_major(unsigned int major)
-{
-	return major == 8 || major == 11 || (major >= 65 && major <= 71) ||
-	       (major >= 128 && major <= 135);
-}
-
 static int read_disk(const struct da_ctx *ctx, struct da_device *d, int dfd,
 		     const struct scan_want *w)
 {
@@ -183,7 +199,7 @@ static int read_disk(const struct da_ctx *ctx, struct da_device *d, int dfd,
 		d->serial = read_attr_at(dfd, "serial", true);
 	}
 	/* Device-mapper and md devices are virtual: they have no parent device. */
-	if (read_parents(ctx, d, dfd, w)) {
+	if (read_parents(d, dfd, w)) {
 		int r = device_path_handles(d);
 
 		if (r >= 0 && streq(d->tran, "nvme") && w->pcie)
@@ -310,13 +326,13 @@ static int device_load(const struct da_ctx *ctx, const char *dir, const char *re
 	if (disk->d && partition_name_of(disk->d->kname, kname))
 		dfd = openat(disk->fd, kname, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {
-		d->syspath = xasprintf("%s/%s", disk->d->syspath, kname);
+		d->syspath = strjoin(disk->d->syspath, "/", kname, NULL);
 	} else {
 		/*
 		 * The link's target by its letters, not realpath(): that reads every
 		 * component of the path back as a link, a dozen calls per device.
 		 */
-		entry = xasprintf("%s/%s", dir, rel);
+		entry = strjoin(dir, "/", rel, NULL);
 		d->syspath = entry ? resolve_link(entry) : NULL;
 		/* Opened once: each attribute is then a lookup of one name, not of the whole path. */
 		if (d->syspath)
@@ -392,6 +408,37 @@ static int add_db_link(struct da_device *d, const char *line)
 	return device_add_link_identity(d, k, da_id_kind_dir(k), slash + 1);
 }
 
+/* Property line @kv ("KEY=VALUE") of @d's udev database entry: 0 or -ENOMEM. */
+static int add_db_property(struct da_device *d, const char *kv)
+{
+	const char *eq = strchr(kv, '='), *value = eq ? eq + 1 : NULL;
+	size_t n = eq ? (size_t)(eq - kv) : 0;
+	int r = 0;
+
+	if (!eq)
+		return 0;
+	if (n == 7 && memcmp(kv, "ID_PATH", 7) == 0 && !d->id_path)
+		return (d->id_path = strdup(value)) ? 0 : -ENOMEM;
+	/* mdadm's rules make /dev/md/NAME of it; a name with a '/' is no such link. */
+	if (n == 10 && memcmp(kv, "MD_DEVNAME", 10) == 0) {
+		if (d->md_devname || !*value || strchr(value, '/') || streq(value, ".") ||
+		    streq(value, ".."))
+			return 0;
+		return (d->md_devname = strdup(value)) ? 0 : -ENOMEM;
+	}
+	if (strncmp(kv, "ID_", 3) != 0)
+		return 0;
+	for (size_t i = 0; da_udev_props[i].key && r >= 0; i++) {
+		const struct da_udev_prop *p = &da_udev_props[i];
+
+		/* A partition inherits its disk's: they are not its own. */
+		if (strncmp(p->key, kv, n) == 0 && !p->key[n] &&
+		    (!p->disk || d->devtype == DA_DEV_DISK))
+			r = da_device_add_identity(d, p->kind, value);
+	}
+	return r;
+}
+
 /*
  * Read the udev database entry of @d, where udev runs: properties and links.
  * -ENOENT when there is none (yet), -ENOMEM, else 0.
@@ -399,42 +446,23 @@ static int add_db_link(struct da_device *d, const char *line)
 static int read_udev_db(const struct da_ctx *ctx, int dbfd, struct da_device *d)
 {
 	_cleanup_free_ char *buf = NULL;
-	char *line, *save = NULL;
+	char *line, *next;
 	int r = da_udev_db_read(ctx, dbfd, d->major, d->minor, &buf);
 
 	if (r == -ENOENT || r == -ENOMEM)
 		return r;
 	if (r < 0) /* unreadable: what sysfs says stands */
 		return 0;
-	for (line = strtok_r(buf, "\n", &save); line && r >= 0;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (strncmp(line, "E:ID_PATH=", 10) == 0 && !d->id_path) {
-			d->id_path = strdup(line + 10);
-			if (!d->id_path)
-				r = -ENOMEM;
-		}
-		/* mdadm's rules make /dev/md/NAME of it; a name with a '/' is no such link. */
-		if (strncmp(line, "E:MD_DEVNAME=", 13) == 0 && !d->md_devname && line[13] &&
-		    !strchr(line + 13, '/') && strcmp(line + 13, ".") && strcmp(line + 13, "..")) {
-			d->md_devname = strdup(line + 13);
-			if (!d->md_devname)
-				r = -ENOMEM;
-		}
-		if (strncmp(line, "S:", 2) == 0)
-			r = add_db_link(d, line);
-		if (strncmp(line, "E:", 2) == 0) {
-			for (size_t i = 0; da_udev_props[i].key; i++) {
-				size_t n = strlen(da_udev_props[i].key);
+	for (line = buf; *line && r >= 0; line = next) {
+		char *nl = strchr(line, '\n');
 
-				if (strncmp(line + 2, da_udev_props[i].key, n) != 0 ||
-				    line[2 + n] != '=')
-					continue;
-				/* A partition inherits its disk's: they are not its own. */
-				if (da_udev_props[i].disk && d->devtype != DA_DEV_DISK)
-					continue;
-				r = da_device_add_identity(d, da_udev_props[i].kind, line + 3 + n);
-			}
-		}
+		next = nl ? nl + 1 : line + strlen(line);
+		if (nl)
+			*nl = '\0';
+		if (line[0] == 'S' && line[1] == ':')
+			r = add_db_link(d, line);
+		else if (line[0] == 'E' && line[1] == ':')
+			r = add_db_property(d, line + 2);
 	}
 	return r;
 }
@@ -540,7 +568,7 @@ static int block_entries(const struct da_ctx *ctx, struct strv *ret, char **ret_
 static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct da_diag *diag,
 		      struct da_devlist **ret_list)
 {
-	_cleanup_free_ char *dir = NULL;
+	_cleanup_free_ char *dir = NULL, *top = NULL;
 	struct strv entries = {};
 	struct strv hidden = {}; /* NVMe multipath paths, hidden disks */
 	struct strv pcie = {};
@@ -557,7 +585,11 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 		return -ENOMEM;
 	}
 	wp.pcie = &pcie;
-	wp.ses = slot_ses_present(ctx);
+	wp.ses = da_ctx_class_lists(ctx, "enclosure");
+	wp.sg = da_ctx_class_lists(ctx, "scsi_generic");
+	top = da_ctx_sys(ctx, "devices");
+	wp.top = top ? path_normalize(top) : NULL;
+	wp.toplen = top ? strlen(top) : 0;
 	r = block_entries(ctx, &entries, &dir);
 	if (r < 0) {
 		strv_free(&pcie);

@@ -38,23 +38,6 @@ static char *ses_identity(int cfd)
 	return v;
 }
 
-bool slot_ses_present(const struct da_ctx *ctx)
-{
-	_cleanup_free_ char *dir = da_ctx_sys(ctx, "class/enclosure");
-	struct strv names = {};
-	int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-	bool any;
-
-	/* When it cannot be told, as if there were one: every disk is asked. */
-	if (dfd < 0)
-		return !dir || errno != ENOENT;
-	read_dir_names(dfd, ".", "", &names);
-	close(dfd);
-	any = names.n > 0;
-	strv_free(&names);
-	return any;
-}
-
 int slot_ses_identities(struct da_device *d, int sdev_fd)
 {
 	struct strv comps = {};

@@ -34,6 +34,38 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+char *strjoin(const char *first, ...)
+{
+	va_list ap;
+	size_t len = 0;
+	char *s, *p;
+
+	va_start(ap, first);
+	for (const char *a = first; a; a = va_arg(ap, const char *))
+		len += strlen(a);
+	va_end(ap);
+	s = malloc(len + 1);
+	if (!s)
+		return NULL;
+	p = s;
+	va_start(ap, first);
+	for (const char *a = first; a; a = va_arg(ap, const char *))
+		p = stpcpy(p, a);
+	va_end(ap);
+	return s;
+}
+
+char *uint_str(char *buf, size_t size, unsigned int v)
+{
+	char *p = buf + size - 1;
+
+	*p = '\0';
+	do
+		*--p = '0' + v % 10;
+	while ((v /= 10) && p > buf);
+	return p;
+}
+
 int read_fd(int fd, char **ret_buf, size_t *ret_len)
 {
 	struct strbuf sb = STRBUF_INIT;

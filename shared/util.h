@@ -32,6 +32,14 @@ static inline bool streq(const char *a, const char *b)
 
 char *xasprintf(const char *fmt, ...) _printf_(1, 2);
 char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
+/*
+ * The strings up to the NULL one after one another, in a new string (NULL
+ * without memory): what xasprintf("%s%s", ...) makes, without the
+ * formatting machinery, for the paths and names made once per device.
+ */
+char *strjoin(const char *first, ...) __attribute__((sentinel));
+/* @v in decimal, at the end of @buf (at least 11 bytes): a pointer to its first digit. */
+char *uint_str(char *buf, size_t size, unsigned int v);
 
 /*
  * Read all of @path into a NUL-terminated buffer (the NUL is not counted in

@@ -260,6 +260,21 @@ static void test_read_small(void **state)
 }
 
 /* Bytes with NULs, formatted text and many appends all come back whole. */
+static void test_strjoin(void **state)
+{
+	char num[16], *s;
+
+	s = strjoin("by-id", "/", "wwn-0x5000c500a1b20001", NULL);
+	assert_string_equal(s, "by-id/wwn-0x5000c500a1b20001");
+	free(s);
+	s = strjoin("", NULL);
+	assert_string_equal(s, "");
+	free(s);
+	assert_string_equal(uint_str(num, sizeof(num), 0), "0");
+	assert_string_equal(uint_str(num, sizeof(num), 7), "7");
+	assert_string_equal(uint_str(num, sizeof(num), 4294967295u), "4294967295");
+}
+
 static void test_strbuf(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -329,7 +344,7 @@ int main(void)
 		cmocka_unit_test(test_escape),	     cmocka_unit_test(test_utf8_replace),
 		cmocka_unit_test(test_replace_file), cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_array_grow),   cmocka_unit_test(test_remove_dir),
-		cmocka_unit_test(test_read_small),
+		cmocka_unit_test(test_read_small),   cmocka_unit_test(test_strjoin),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
