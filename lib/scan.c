@@ -228,10 +228,15 @@ static int read_disk(const struct da_ctx *ctx, struct da_device *d, int dfd,
 	return 0;
 }
 
-static int read_uint_attr(int dfd, const char *name, uint64_t *ret)
+/* @sub: "" or "PART/", a partition's directory under its disk's (@dfd). */
+static int read_uint_attr(int dfd, const char *sub, const char *name, uint64_t *ret)
 {
-	_cleanup_free_ char *s = read_attr_at(dfd, name, false);
+	char path[NAME_MAX + 32];
+	_cleanup_free_ char *s = NULL;
 
+	if (snprintf(path, sizeof(path), "%s%s", sub, name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	s = read_attr_at(dfd, path, false);
 	return s ? parse_u64(s, ret) : -ENOENT;
 }
 
@@ -249,10 +254,12 @@ static void set_partition(struct da_device *d, unsigned int partno)
  * the file is missing or says less (a recorded tree may have none): then
  * the attributes are read.
  */
-static int read_uevent(int dfd, struct da_device *d)
+static int read_uevent(int dfd, const char *sub, struct da_device *d)
 {
-	char buf[1024];
-	ssize_t n = read_into_at(dfd, "uevent", buf, sizeof(buf));
+	char buf[1024], path[NAME_MAX + 32];
+	ssize_t n = snprintf(path, sizeof(path), "%suevent", sub) < (int)sizeof(path)
+			    ? read_into_at(dfd, path, buf, sizeof(buf))
+			    : -1;
 	unsigned int major = 0, minor = 0, partno = 0;
 	uint64_t seq;
 	bool have_major = false, have_minor = false, have_type = false, part = false;
@@ -299,6 +306,22 @@ static bool partition_name_of(const char *disk, const char *kname)
 }
 
 /*
+ * Whether @kname is a partition of @disk, read from its directory: @sub
+ * becomes "PART/", the prefix of its files there, and @d has its numbers.
+ */
+static bool partition_in_disk(const struct scan_disk *disk, const char *kname, char *sub,
+			      struct da_device *d)
+{
+	size_t n = strlen(kname);
+
+	if (!disk->d || n >= NAME_MAX || !partition_name_of(disk->d->kname, kname))
+		return false;
+	memcpy(sub, kname, n);
+	memcpy(sub + n, "/", 2);
+	return read_uevent(disk->fd, sub, d) == 0 && d->devtype == DA_DEV_PART;
+}
+
+/*
  * Read one device; @rel is its entry in directory @dir (sys/class/block,
  * or sys/block: "DISK/PART"), @disk the last disk read (a disk read here
  * becomes it). Returns 0, 1 when it is to be skipped (hidden), or a
@@ -312,22 +335,27 @@ static int device_load(const struct da_ctx *ctx, const char *dir, const char *re
 	const char *kname = path_basename(rel);
 	_cleanup_free_ char *dev = NULL, *entry = NULL;
 	_cleanup_(close_fdp) int dfd = -1;
+	char sub[NAME_MAX + 2]; /* "PART/" when read from its disk's directory, else "" */
+	int at;			/* the directory its files are read from */
 	uint64_t v;
-	int r;
+	int r = -ENOMEM;
 
 	if (!d)
 		return -ENOMEM;
 	d->kname = strdup(kname);
 	/*
-	 * A partition is a directory in its disk's: one name looked up from
-	 * the disk's, not a link read and a path of a dozen components walked
+	 * A partition is a directory in its disk's: its files are read as
+	 * "PART/uevent" from the disk's, not its link read and a path of a
+	 * dozen components walked, nor a directory of its own opened
 	 * (entries are sorted, so a disk's partitions follow it).
 	 */
-	if (disk->d && partition_name_of(disk->d->kname, kname))
-		dfd = openat(disk->fd, kname, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
+	if (d->kname && partition_in_disk(disk, kname, sub, d)) {
+		at = disk->fd;
 		d->syspath = strjoin(disk->d->syspath, "/", kname, NULL);
+		if (!d->syspath)
+			goto fail;
 	} else {
+		sub[0] = '\0';
 		/*
 		 * The link's target by its letters, not realpath(): that reads every
 		 * component of the path back as a link, a dozen calls per device.
@@ -337,26 +365,26 @@ static int device_load(const struct da_ctx *ctx, const char *dir, const char *re
 		/* Opened once: each attribute is then a lookup of one name, not of the whole path. */
 		if (d->syspath)
 			dfd = open(d->syspath, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	}
-	r = -ENOMEM;
-	if (!d->kname || (dfd >= 0 && !d->syspath) || (dfd < 0 && !entry))
-		goto fail;
-	if (dfd < 0) {
-		r = -errno;
-		da_diag_add(diag, entry, 0, true, "skipped: cannot resolve the link: %s",
-			    strerror(-r));
-		goto fail;
-	}
-	if (read_uevent(dfd, d) < 0) {
-		dev = read_attr_at(dfd, "dev", false);
-		if (!dev || sscanf(dev, "%u:%u", &d->major, &d->minor) != 2) {
-			r = -EINVAL;
-			da_diag_add(diag, d->syspath, 0, true,
-				    "skipped: no readable 'dev' attribute");
+		at = dfd;
+		if (!d->kname || (dfd >= 0 && !d->syspath) || (dfd < 0 && !entry))
+			goto fail;
+		if (dfd < 0) {
+			r = -errno;
+			da_diag_add(diag, entry, 0, true, "skipped: cannot resolve the link: %s",
+				    strerror(-r));
 			goto fail;
 		}
-		if (read_uint_attr(dfd, "partition", &v) == 0)
-			set_partition(d, v);
+		if (read_uevent(dfd, "", d) < 0) {
+			dev = read_attr_at(dfd, "dev", false);
+			if (!dev || sscanf(dev, "%u:%u", &d->major, &d->minor) != 2) {
+				r = -EINVAL;
+				da_diag_add(diag, d->syspath, 0, true,
+					    "skipped: no readable 'dev' attribute");
+				goto fail;
+			}
+			if (read_uint_attr(dfd, "", "partition", &v) == 0)
+				set_partition(d, v);
+		}
 	}
 	/*
 	 * A partition has neither "hidden" nor "removable": they are its disk's
@@ -364,15 +392,15 @@ static int device_load(const struct da_ctx *ctx, const char *dir, const char *re
 	 * SCSI disks, by far the most, never: no lookup that cannot succeed.
 	 */
 	if (d->devtype == DA_DEV_DISK && !scsi_block_major(d->major) &&
-	    read_uint_attr(dfd, "hidden", &v) == 0 && v) {
+	    read_uint_attr(at, sub, "hidden", &v) == 0 && v) {
 		device_free(d);
 		return 1;
 	}
-	if ((w->details & DA_SCAN_SIZE) && read_uint_attr(dfd, "size", &v) == 0)
+	if ((w->details & DA_SCAN_SIZE) && read_uint_attr(at, sub, "size", &v) == 0)
 		d->size = v * 512;
 	d->removable = (w->details & DA_SCAN_REMOVABLE) && d->devtype == DA_DEV_DISK &&
-		       read_uint_attr(dfd, "removable", &v) == 0 && v;
-	d->ro = (w->details & DA_SCAN_READONLY) && read_uint_attr(dfd, "ro", &v) == 0 && v;
+		       read_uint_attr(at, sub, "removable", &v) == 0 && v;
+	d->ro = (w->details & DA_SCAN_READONLY) && read_uint_attr(at, sub, "ro", &v) == 0 && v;
 	if (d->devtype == DA_DEV_DISK) {
 		r = read_disk(ctx, d, dfd, w);
 		if (r < 0)
