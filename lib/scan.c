@@ -53,14 +53,36 @@ struct scan_disk {
 	int fd;
 };
 
-/* SCSI VPD page 0x80 of the device open as @dfd: 4 header bytes, then the serial, blank padded. */
-static char *serial_from_vpd80(int dfd)
+/*
+ * The files of a directory not opened, read from one that is: @sub is
+ * "PART/" (a partition in its disk's directory), "device/" (a disk's
+ * parent), or "" (the directory itself).
+ */
+#define SUB_PATH_MAX (NAME_MAX + 32)
+
+/* @sub then @name in @path (SUB_PATH_MAX bytes), or NULL when it is longer. */
+static const char *sub_path(char *path, const char *sub, const char *name)
+{
+	return snprintf(path, SUB_PATH_MAX, "%s%s", sub, name) < SUB_PATH_MAX ? path : NULL;
+}
+
+static char *read_attr_in(int dfd, const char *sub, const char *name, bool trim_front)
+{
+	char path[SUB_PATH_MAX];
+
+	return sub_path(path, sub, name) ? read_attr_at(dfd, path, trim_front) : NULL;
+}
+
+/* SCSI VPD page 0x80 of the device (@sub under @dfd): 4 header bytes, then the serial, blank
+ * padded. */
+static char *serial_from_vpd80(int dfd, const char *sub)
 {
 	_cleanup_free_ char *buf = NULL;
+	char path[SUB_PATH_MAX];
 	size_t len, n, start = 4;
 
-	if (read_small_at(dfd, "vpd_pg80", &buf, &len) < 0 || len < 5 ||
-	    (unsigned char)buf[1] != 0x80)
+	if (!sub_path(path, sub, "vpd_pg80") || read_small_at(dfd, path, &buf, &len) < 0 ||
+	    len < 5 || (unsigned char)buf[1] != 0x80)
 		return NULL;
 	n = ((unsigned char)buf[2] << 8 | (unsigned char)buf[3]) + 4;
 	if (n > len)
@@ -111,12 +133,15 @@ static bool read_parents(struct da_device *d, int dfd, const struct scan_want *w
 {
 	/*
 	 * An sd or sr disk's parent is its scsi_device, the directory its
-	 * "block" is in: no link to read, and no "subsystem" either.
+	 * "block" is in: no link to read, and no "subsystem" either. Its
+	 * files are read as "device/NAME" from the disk's directory, and it
+	 * is opened only to be listed or left for the level above.
 	 */
 	bool sd = scsi_block_major(d->major) && d->syspath;
 	const char *block = sd ? strrchr(d->syspath, '/') : NULL;
+	const char *sub = "device/";
 	_cleanup_free_ char *dir = NULL;
-	int fd;
+	int fd = -1, at = dfd;
 
 	if (block && block - d->syspath > 6 && memcmp(block - 6, "/block", 6) == 0)
 		dir = strndup(d->syspath, block - 6 - d->syspath);
@@ -127,9 +152,14 @@ static bool read_parents(struct da_device *d, int dfd, const struct scan_want *w
 
 		dir = target ? path_join_normalized(d->syspath, target) : NULL;
 	}
-	fd = dir && w->top ? openat(dfd, "device", O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
-	if (fd < 0)
+	if (!dir || !w->top)
 		return false;
+	if (!sd) {
+		fd = at = openat(dfd, "device", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		sub = "";
+		if (fd < 0)
+			return false;
+	}
 	for (bool first = true; strncmp(dir, w->top, w->toplen) == 0 && strlen(dir) > w->toplen;
 	     first = false) {
 		bool want_model = (w->details & DA_SCAN_MODEL) && !d->model, want_wwn = !d->wwn;
@@ -142,39 +172,46 @@ static bool read_parents(struct da_device *d, int dfd, const struct scan_want *w
 		/* The SCSI address is the name of the disk's own parent, the scsi_device. */
 		if (!first && !want_model && !want_wwn && !want_serial)
 			break;
-		subsys = first && sd ? NULL : subsystem_of(fd);
+		subsys = first && sd ? NULL : subsystem_of(at);
 		usb = streq(subsys, "usb");
 		scsi = (first && sd) || streq(subsys, "scsi");
 		if (want_model)
-			d->model = read_attr_at(fd, usb ? "product" : "model", true);
+			d->model = read_attr_in(at, sub, usb ? "product" : "model", true);
 		if (want_model && !d->model && streq(subsys, "mmc"))
-			d->model = read_attr_at(fd, "name", true);
+			d->model = read_attr_in(at, sub, "name", true);
 		if (want_wwn && scsi) {
-			_cleanup_free_ char *wwid = read_attr_at(fd, "wwid", false);
+			_cleanup_free_ char *wwid = read_attr_in(at, sub, "wwid", false);
 
 			d->wwn = wwid ? device_wwn_from_wwid(wwid, false) : NULL;
 		}
 		if (want_serial && scsi)
-			d->serial = serial_from_vpd80(fd);
+			d->serial = serial_from_vpd80(at, sub);
 		if (first && scsi) {
 			d->hctl = hctl_of(dir);
-			if (w->sg)
+			/* Listed only where a node or bay can be (scan_sysfs()). */
+			if ((w->sg || w->ses) && fd < 0) {
+				fd = at = openat(dfd, "device", O_PATH | O_DIRECTORY | O_CLOEXEC);
+				sub = "";
+			}
+			if (w->sg && fd >= 0)
 				read_sg(d, fd);
-			/* Without an enclosure no disk has a bay link to list its directory for. */
-			if (w->ses && slot_ses_identities(d, fd) < 0)
+			if (w->ses && fd >= 0 && slot_ses_identities(d, fd) < 0) {
+				close(fd);
 				return false;
+			}
 		}
 		/* NVMe controllers and subsystems, MMC cards and USB devices carry "serial". */
 		if (want_serial && !d->serial)
-			d->serial = read_attr_at(fd, "serial", true);
+			d->serial = read_attr_in(at, sub, "serial", true);
 		slash = strrchr(dir, '/');
 		/* Nothing left to find above (a disk's scsi_device has it all): no level more. */
 		if (!slash || ((d->model || !(w->details & DA_SCAN_MODEL)) && d->wwn && d->serial))
 			break;
 		*slash = '\0';
-		up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		close(fd);
-		fd = up;
+		up = openat(at, *sub ? "device/.." : "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		close_fdp(&fd);
+		fd = at = up;
+		sub = "";
 		if (fd < 0)
 			break;
 	}
@@ -231,12 +268,8 @@ static int read_disk(const struct da_ctx *ctx, struct da_device *d, int dfd,
 /* @sub: "" or "PART/", a partition's directory under its disk's (@dfd). */
 static int read_uint_attr(int dfd, const char *sub, const char *name, uint64_t *ret)
 {
-	char path[NAME_MAX + 32];
-	_cleanup_free_ char *s = NULL;
+	_cleanup_free_ char *s = read_attr_in(dfd, sub, name, false);
 
-	if (snprintf(path, sizeof(path), "%s%s", sub, name) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	s = read_attr_at(dfd, path, false);
 	return s ? parse_u64(s, ret) : -ENOENT;
 }
 
@@ -256,10 +289,8 @@ static void set_partition(struct da_device *d, unsigned int partno)
  */
 static int read_uevent(int dfd, const char *sub, struct da_device *d)
 {
-	char buf[1024], path[NAME_MAX + 32];
-	ssize_t n = snprintf(path, sizeof(path), "%suevent", sub) < (int)sizeof(path)
-			    ? read_into_at(dfd, path, buf, sizeof(buf))
-			    : -1;
+	char buf[1024], path[SUB_PATH_MAX];
+	ssize_t n = sub_path(path, sub, "uevent") ? read_into_at(dfd, path, buf, sizeof(buf)) : -1;
 	unsigned int major = 0, minor = 0, partno = 0;
 	uint64_t seq;
 	bool have_major = false, have_minor = false, have_type = false, part = false;
