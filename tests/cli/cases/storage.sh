@@ -11,6 +11,9 @@ da list -s -o NAME,ALIAS,TYPE
 da list -J -o NAME,ATA,CTRL,HOLDERS | head -n 24
 # Every line that names a disk by a handle, by the records and their text.
 da dmesg -F "$log/kmsg" | grep -E '^\$|ata[12]|sata-|db-|nvme|md/|mirror|lvdata|md-peer|Disk failure|I/O error|usb [0-9]|stick|slow'
+# A generic node is its disk's name too (the tree has the sg driver's
+# class directory, as a machine with sg loaded has).
+printf 'sg1: INQUIRY failed\nsg2 and sg0\n' | da filter
 # The saved text log, annotated: both names kept.
 da filter --annotate "$log/dmesg" | grep -E '^\$|ata1\.00|ata1:|nvme0:|Disk failure' | head -n 20
 # Back again: the braced list to its controller, the rest to kernel names.
