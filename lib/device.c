@@ -210,14 +210,20 @@ DA_EXPORT void da_devlist_free(struct da_devlist *l)
 	free(l);
 }
 
+/* Whether @d has @value (as da_id_value_equal() compares) among its identities @kind. */
+static bool has_identity(const struct da_device *d, enum da_id_kind kind, const char *value)
+{
+	for (size_t i = 0; i < d->ids[kind].n; i++)
+		if (da_id_value_equal(kind, d->ids[kind].v[i], value))
+			return true;
+	return false;
+}
+
 /* Add @value to identity @kind of @d unless it is there already. */
 static int add_identity(struct da_device *d, enum da_id_kind kind, const char *value)
 {
-	if (!value || !*value)
+	if (!value || !*value || has_identity(d, kind, value))
 		return 0;
-	for (size_t i = 0; i < d->ids[kind].n; i++)
-		if (da_id_value_equal(kind, d->ids[kind].v[i], value))
-			return 0;
 	if (device_unpack(d) < 0)
 		return -ENOMEM;
 	return strv_push(&d->ids[kind], value);
@@ -344,6 +350,12 @@ int device_path_handles(struct da_device *d)
 		return -ENOMEM;
 	for (c = strtok_r(copy, "/", &save); c && r >= 0;
 	     prev = c, c = strtok_r(NULL, "/", &save)) {
+		/*
+		 * Each name below starts with one of these; most of a path
+		 * (pci0000:00, host2, port-2:0, target2:0:0, block) with none.
+		 */
+		if (!strchr("aemnrsuv0123456789", *c))
+			continue;
 		if (numbered(c, "ata", &n)) {
 			d->tran = "sata";
 			if (d->ata || !d->hctl || sscanf(d->hctl, "%*u:%u:%u", &ch, &t) != 2)
@@ -441,11 +453,17 @@ int device_add_link_identity(struct da_device *d, enum da_id_kind kind, const ch
 {
 	_cleanup_free_ char *value = da_id_value_from_link(kind, name);
 	_cleanup_free_ char *link = strjoin(kdir, "/", name, NULL);
-	int r;
+	int r = 0;
 
 	if (!value || !link)
 		return -ENOMEM;
-	r = add_identity(d, kind, value);
+	/* Moved into the list, not copied: one per link of every device. */
+	if (*value && !has_identity(d, kind, value)) {
+		r = device_unpack(d);
+		if (r >= 0)
+			r = strv_consume(&d->ids[kind], value);
+		value = NULL;
+	}
 	if (r >= 0 && !strv_contains(&d->links, link)) {
 		r = device_unpack(d);
 		if (r >= 0)
@@ -489,6 +507,14 @@ void device_primary_path_first(struct da_device *d)
 	}
 }
 
+/* Where the lower-case letters that end the first @len characters of @s start. */
+static size_t lower_tail(const char *s, size_t len)
+{
+	while (len && islower((unsigned char)s[len - 1]))
+		len--;
+	return len;
+}
+
 /*
  * Kernel names in the order people expect: letters after the family prefix
  * compare by length first (sdz before sdaa), digits as numbers.
@@ -507,8 +533,7 @@ static int kname_cmp(const char *a, const char *b)
 		}
 	}
 	while (*a && *b) {
-		size_t la, lb;
-		int c;
+		size_t la, lb, ta, tb, n;
 
 		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
 			unsigned long long x = strtoull(a, NULL, 10), y = strtoull(b, NULL, 10);
@@ -521,17 +546,26 @@ static int kname_cmp(const char *a, const char *b)
 				b++;
 			continue;
 		}
+		/*
+		 * A run of non-digits each: from where what is left of both runs
+		 * is lower-case letters (ta, tb), the shorter run sorts first;
+		 * before, the first differing character decides.
+		 */
 		la = strcspn(a, "0123456789");
 		lb = strcspn(b, "0123456789");
-		if (la && lb && la != lb && islower((unsigned char)*a) &&
-		    islower((unsigned char)*b) && strspn(a, "abcdefghijklmnopqrstuvwxyz") == la &&
-		    strspn(b, "abcdefghijklmnopqrstuvwxyz") == lb)
-			return la < lb ? -1 : 1;
-		c = (unsigned char)*a - (unsigned char)*b;
-		if (c)
-			return c;
-		a++;
-		b++;
+		ta = lower_tail(a, la);
+		tb = lower_tail(b, lb);
+		n = la < lb ? la : lb;
+		if (!n)
+			return (unsigned char)*a - (unsigned char)*b;
+		for (size_t i = 0; i < n; i++) {
+			if (la != lb && i >= ta && i >= tb)
+				return la < lb ? -1 : 1;
+			if (a[i] != b[i])
+				return (unsigned char)a[i] - (unsigned char)b[i];
+		}
+		a += n;
+		b += n;
 	}
 	return (unsigned char)*a - (unsigned char)*b;
 }

@@ -63,7 +63,13 @@ struct scan_disk {
 /* @sub then @name in @path (SUB_PATH_MAX bytes), or NULL when it is longer. */
 static const char *sub_path(char *path, const char *sub, const char *name)
 {
-	return snprintf(path, SUB_PATH_MAX, "%s%s", sub, name) < SUB_PATH_MAX ? path : NULL;
+	size_t a = strlen(sub), b = strlen(name);
+
+	if (a + b >= SUB_PATH_MAX)
+		return NULL;
+	memcpy(path, sub, a);
+	memcpy(path + a, name, b + 1);
+	return path;
 }
 
 static char *read_attr_in(int dfd, const char *sub, const char *name, bool trim_front)

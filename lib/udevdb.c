@@ -126,7 +126,7 @@ int da_udev_db_read(const struct da_ctx *ctx, int dbfd, unsigned int major, unsi
 {
 	struct strbuf sb = STRBUF_INIT;
 	_cleanup_free_ char *path = NULL;
-	char name[32];
+	char name[32], maj[12], min[12];
 	int r;
 
 	if (!*da_ctx_get_root(ctx) && getenv("DISKALIAS_UDEV_DB") == NULL) {
@@ -139,7 +139,9 @@ int da_udev_db_read(const struct da_ctx *ctx, int dbfd, unsigned int major, unsi
 		}
 	}
 	if (dbfd >= 0) {
-		snprintf(name, sizeof(name), "b%u:%u", major, minor);
+		/* "bMAJ:MIN", built by hand: once per device on the cold path. */
+		stpcpy(stpcpy(stpcpy(stpcpy(name, "b"), uint_str(maj, sizeof(maj), major)), ":"),
+		       uint_str(min, sizeof(min), minor));
 		r = read_small_at(dbfd, name, ret_text, NULL);
 	} else {
 		path = da_ctx_udev_db(ctx, major, minor);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Alias name rules (SPEC section 2) and partition names. */
+/* Alias name rules (SPEC section 2), partition names and the order of kernel names. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +9,8 @@
 #include <cmocka.h>
 
 #include <diskalias.h>
+
+#include "device.h"
 
 static void test_accepted(void **state)
 {
@@ -127,13 +129,52 @@ static void test_partition_split(void **state)
 	check_split("db0", NULL, 0);
 }
 
+/* Disks by kernel name (sdz before sdaa, dm-2 before dm-10), partitions after their disk. */
+static void test_kernel_order(void **state)
+{
+	static const char *const want[] = {
+		"dm-2", "dm-10", "sda",	 "sda2", "sda10", "sdb",
+		"sdz",	"sdz1",	 "sdaa", "sdab", "sdba",  "sdba1",
+	};
+	struct da_device devs[ARRAY_SIZE(want)] = { 0 }, *v[ARRAY_SIZE(want)];
+
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		struct da_device *d = &devs[i];
+		const char *digits = want[i] + strcspn(want[i], "0123456789");
+
+		d->kname = (char *)want[i];
+		/* A partition of an sd disk: its disk is the entry before it. */
+		if (!strncmp(want[i], "sd", 2) && *digits) {
+			d->partno = (unsigned int)atoi(digits);
+			for (size_t k = i; k-- > 0;)
+				if (!devs[k].parent &&
+				    !strncmp(want[i], want[k], digits - want[i]) &&
+				    !want[k][digits - want[i]]) {
+					d->parent = &devs[k];
+					break;
+				}
+			assert_non_null(d->parent);
+		}
+		/* Reversed, then every other pair swapped: no order left. */
+		v[ARRAY_SIZE(want) - 1 - i] = d;
+	}
+	for (size_t i = 0; i + 1 < ARRAY_SIZE(want); i += 2) {
+		struct da_device *t = v[i];
+
+		v[i] = v[i + 1];
+		v[i + 1] = t;
+	}
+	qsort(v, ARRAY_SIZE(want), sizeof(*v), device_cmp);
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+		assert_string_equal(v[i]->kname, want[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_accepted),
-		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_partition_names),
-		cmocka_unit_test(test_partition_split),
+		cmocka_unit_test(test_accepted),	cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_partition_names), cmocka_unit_test(test_partition_split),
+		cmocka_unit_test(test_kernel_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
