@@ -496,8 +496,12 @@ static int add_db_property(struct da_device *d, const char *kv)
 	for (size_t i = 0; da_udev_props[i].key && r >= 0; i++) {
 		const struct da_udev_prop *p = &da_udev_props[i];
 
-		/* A partition inherits its disk's: they are not its own. */
-		if (strncmp(p->key, kv, n) == 0 && !p->key[n] &&
+		/*
+		 * The keys differ from their fourth letter (ID_W, ID_S, ...): one
+		 * compare of a letter for most lines. A partition inherits its
+		 * disk's: they are not its own.
+		 */
+		if (p->key[3] == kv[3] && strncmp(p->key, kv, n) == 0 && !p->key[n] &&
 		    (!p->disk || d->devtype == DA_DEV_DISK))
 			r = da_device_add_identity(d, p->kind, value);
 	}

@@ -30,17 +30,6 @@ int strbuf_grow(struct strbuf *sb, size_t extra)
 	return 0;
 }
 
-int strbuf_add(struct strbuf *sb, const void *data, size_t len)
-{
-	if (strbuf_grow(sb, len) < 0)
-		return -ENOMEM;
-	if (len)
-		memcpy(sb->buf + sb->len, data, len);
-	sb->len += len;
-	sb->buf[sb->len] = '\0';
-	return 0;
-}
-
 int strbuf_addstr(struct strbuf *sb, const char *s)
 {
 	return strbuf_add(sb, s, strlen(s));

@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -35,7 +36,17 @@ struct strbuf {
 
 /* Room for @extra more bytes and the NUL after them. */
 int strbuf_grow(struct strbuf *sb, size_t extra);
-int strbuf_add(struct strbuf *sb, const void *data, size_t len);
+/* Inline: the writers of the snapshot and the rewriter add a few bytes at a time. */
+static inline int strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	if (len >= sb->alloc - sb->len && strbuf_grow(sb, len) < 0)
+		return -ENOMEM;
+	if (len)
+		memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
 int strbuf_addstr(struct strbuf *sb, const char *s);
 int strbuf_addf(struct strbuf *sb, const char *fmt, ...) _printf_(2, 3);
 /* Empty again, keeping the memory for what comes next. */
