@@ -460,15 +460,17 @@ int device_add_link_identity(struct da_device *d, enum da_id_kind kind, const ch
 	/* Moved into the list, not copied: one per link of every device. */
 	if (*value && !has_identity(d, kind, value)) {
 		r = device_unpack(d);
-		if (r >= 0)
+		if (r >= 0) {
 			r = strv_consume(&d->ids[kind], value);
-		value = NULL;
+			value = NULL;
+		}
 	}
 	if (r >= 0 && !strv_contains(&d->links, link)) {
 		r = device_unpack(d);
-		if (r >= 0)
+		if (r >= 0) {
 			r = strv_consume(&d->links, link);
-		link = NULL;
+			link = NULL;
+		}
 	}
 	return r;
 }
