@@ -219,14 +219,22 @@ static bool has_identity(const struct da_device *d, enum da_id_kind kind, const 
 	return false;
 }
 
+/* Take @s into list @v of @d, unpacked first; @s is freed when that fails. 0 or -ENOMEM. */
+static int device_take(struct da_device *d, struct strv *v, char *s)
+{
+	if (!s || device_unpack(d) < 0) {
+		free(s);
+		return -ENOMEM;
+	}
+	return strv_consume(v, s);
+}
+
 /* Add @value to identity @kind of @d unless it is there already. */
 static int add_identity(struct da_device *d, enum da_id_kind kind, const char *value)
 {
 	if (!value || !*value || has_identity(d, kind, value))
 		return 0;
-	if (device_unpack(d) < 0)
-		return -ENOMEM;
-	return strv_push(&d->ids[kind], value);
+	return device_take(d, &d->ids[kind], strdup(value));
 }
 
 /* The WWN users see, from a kernel wwid: naa.X -> 0xX; NVMe ids as they are; t10 vendor ids are
@@ -457,20 +465,14 @@ int device_add_link_identity(struct da_device *d, enum da_id_kind kind, const ch
 
 	if (!value || !link)
 		return -ENOMEM;
-	/* Moved into the list, not copied: one per link of every device. */
+	/* Moved into the lists, not copied: one of each per link of every device. */
 	if (*value && !has_identity(d, kind, value)) {
-		r = device_unpack(d);
-		if (r >= 0) {
-			r = strv_consume(&d->ids[kind], value);
-			value = NULL;
-		}
+		r = device_take(d, &d->ids[kind], value);
+		value = NULL;
 	}
 	if (r >= 0 && !strv_contains(&d->links, link)) {
-		r = device_unpack(d);
-		if (r >= 0) {
-			r = strv_consume(&d->links, link);
-			link = NULL;
-		}
+		r = device_take(d, &d->links, link);
+		link = NULL;
 	}
 	return r;
 }
