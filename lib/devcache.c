@@ -48,7 +48,7 @@
 #include "device.h"
 
 /* The format's version is in its magic: a new format does not read an old file. */
-static const char devcache_magic[8] = "DADEV04";
+static const char devcache_magic[8] = "DADEV05";
 
 struct devcache_header {
 	char magic[8];
@@ -124,13 +124,13 @@ static int put_str(struct strbuf *sb, const char *s)
 }
 
 /* A list of strings; @nstrv counts them for the reader's one block of pointers. */
-static int put_strv(struct strbuf *sb, const struct strv *v, uint64_t *nstrv)
+static int put_strv(struct strbuf *sb, struct strv v, uint64_t *nstrv)
 {
-	int r = put_u32(sb, v->n);
+	int r = put_u32(sb, v.n);
 
-	*nstrv += v->n;
-	for (size_t i = 0; r >= 0 && i < v->n; i++)
-		r = put_str(sb, v->v[i]);
+	*nstrv += v.n;
+	for (size_t i = 0; r >= 0 && i < v.n; i++)
+		r = put_str(sb, v.v[i]);
 	return r;
 }
 
@@ -141,7 +141,6 @@ static int put_strv(struct strbuf *sb, const struct strv *v, uint64_t *nstrv)
  */
 static int put_device(struct strbuf *sb, const struct da_device *d, uint64_t *nstrv)
 {
-	const struct strv *lists[] = { &d->handles, &d->shared, &d->slaves, &d->holders };
 	const char *strs[] = { d->kname, d->syspath, d->model,	 d->serial,	d->wwn,	 d->dm_name,
 			       d->hctl,	 d->ata,     d->id_path, d->md_devname, d->type, d->tran };
 	/* The parent by its place, 1-based (0: none): the list has it before its partitions. */
@@ -157,12 +156,8 @@ static int put_device(struct strbuf *sb, const struct da_device *d, uint64_t *ns
 		r = put(sb, &d->size, sizeof(d->size));
 	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(strs); i++)
 		r = put_str(sb, strs[i]);
-	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(lists); i++)
-		r = put_strv(sb, lists[i], nstrv);
-	for (int k = 0; r >= 0 && k < _DA_ID_MAX; k++)
-		r = put_strv(sb, &d->ids[k], nstrv);
-	if (r >= 0)
-		r = put_strv(sb, &d->links, nstrv);
+	for (unsigned int k = 0; r >= 0 && k < _DEV_LIST_MAX; k++)
+		r = put_strv(sb, device_list(d, k), nstrv);
 	return r;
 }
 
@@ -272,19 +267,28 @@ static bool get_str(struct reader *rd, char **ret)
 	return true;
 }
 
-static bool get_strv(struct reader *rd, struct strv *v)
+/*
+ * The lists of @d, one after another in the block of pointers (device.h):
+ * false when the file is spoiled, or holds more than a device can.
+ */
+static bool get_lists(struct reader *rd, struct da_device *d)
 {
-	uint32_t n;
+	size_t end = 0;
 
-	if (!get(rd, &n, sizeof(n)) || n > rd->strv_left)
-		return false;
-	v->v = n ? rd->strv : NULL;
-	v->n = n;
-	rd->strv += n;
-	rd->strv_left -= n;
-	for (uint32_t i = 0; i < n; i++)
-		if (!get_str(rd, &v->v[i]) || !v->v[i])
+	d->lv = rd->strv;
+	for (unsigned int k = 0; k < _DEV_LIST_MAX; k++) {
+		uint32_t n;
+
+		if (!get(rd, &n, sizeof(n)) || n > rd->strv_left || n > UINT16_MAX - end)
 			return false;
+		end += n;
+		d->lend[k] = end;
+		for (uint32_t i = 0; i < n; i++)
+			if (!get_str(rd, &rd->strv[i]) || !rd->strv[i])
+				return false;
+		rd->strv += n;
+		rd->strv_left -= n;
+	}
 	return true;
 }
 
@@ -302,7 +306,6 @@ static bool get_static(struct reader *rd, const char **ret)
 
 static bool get_device(struct reader *rd, struct da_devlist *l, struct da_device *d)
 {
-	struct strv *lists[] = { &d->handles, &d->shared, &d->slaves, &d->holders };
 	char **strs[] = { &d->kname,   &d->syspath, &d->model, &d->serial,  &d->wwn,
 			  &d->dm_name, &d->hctl,    &d->ata,   &d->id_path, &d->md_devname };
 	uint32_t nums[6];
@@ -325,11 +328,7 @@ static bool get_device(struct reader *rd, struct da_devlist *l, struct da_device
 	for (size_t i = 0; ok && i < ARRAY_SIZE(strs); i++)
 		ok = get_str(rd, strs[i]);
 	ok = ok && get_static(rd, &d->type) && get_static(rd, &d->tran);
-	for (size_t i = 0; ok && i < ARRAY_SIZE(lists); i++)
-		ok = get_strv(rd, lists[i]);
-	for (int k = 0; ok && k < _DA_ID_MAX; k++)
-		ok = get_strv(rd, &d->ids[k]);
-	ok = ok && get_strv(rd, &d->links);
+	ok = ok && get_lists(rd, d);
 	/* One name once: the hash of names would otherwise hide one. */
 	return ok && d->kname && d->type && !hashmap_get(&l->bykname, d->kname);
 }

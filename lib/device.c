@@ -20,21 +20,15 @@
 #include "device.h"
 
 /*
- * Every string field and every list of @d, for device_pack() and
- * device_unpack(); not its kernel name, which keys its list's hash and
- * stays where it is.
+ * Every string field of @d, for device_pack() and device_unpack(); not its
+ * kernel name, which keys its list's hash and stays where it is.
  */
 /* clang-format 14 and 19 lay out a brace list in a macro each their own way. */
 /* clang-format off */
 #define DEVICE_STRS(d)                                                                   \
 	{ &(d)->syspath, &(d)->model, &(d)->serial, &(d)->wwn, &(d)->dm_name, &(d)->hctl, \
 	  &(d)->ata, &(d)->id_path, &(d)->md_devname }
-#define DEVICE_LISTS(d)                                                                  \
-	{ &(d)->handles, &(d)->shared, &(d)->slaves, &(d)->holders, &(d)->links,          \
-	  &(d)->ids[0], &(d)->ids[1], &(d)->ids[2], &(d)->ids[3], &(d)->ids[4],            \
-	  &(d)->ids[5], &(d)->ids[6], &(d)->ids[7], &(d)->ids[8] }
 /* clang-format on */
-_Static_assert(_DA_ID_MAX == 9, "DEVICE_LISTS names every identity kind");
 
 /*
  * Where device_pack() puts strings: each once, and none that ends one
@@ -81,28 +75,22 @@ static void pack_string(struct packer *p, char **sp)
 	}
 }
 
-/* Place every string of @d with @p; when @p has text, the lists' arrays move to @ptrs. */
-static void pack_all(struct da_device *d, struct packer *p, char **ptrs)
+/*
+ * Place every string of @d with @p. The links come first: their names end
+ * the identities' values and the fields' ("by-id/wwn-0x5000..." holds the
+ * WWN "0x5000...").
+ */
+static void pack_all(struct da_device *d, struct packer *p)
 {
 	char **strs[] = DEVICE_STRS(d);
-	struct strv *lists[] = DEVICE_LISTS(d);
 
-	/* Longest first would share more; the lists' names come first, and end the fields'. */
-	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
-		struct strv *v = lists[i];
+	_Static_assert(DEV_LINKS == _DEV_LIST_MAX - 1, "the links are the last list");
+	for (unsigned int j = 0; d->edit && j < _DEV_LIST_MAX; j++) {
+		struct strv *v = &d->edit[j ? j - 1 : DEV_LINKS];
 
-		if (!v->n)
-			continue;
-		for (size_t k = 0; k < v->n; k++)
-			pack_string(p, &v->v[k]);
-		p->nptr += v->n + 1;
-		if (p->text) {
-			memcpy(ptrs, v->v, v->n * sizeof(*ptrs));
-			ptrs[v->n] = NULL;
-			free(v->v);
-			v->v = ptrs;
-			ptrs += v->n + 1;
-		}
+		for (size_t i = 0; i < v->n; i++)
+			pack_string(p, &v->v[i]);
+		p->nptr += v->n;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
 		if (*strs[i])
@@ -113,6 +101,7 @@ int device_pack(struct da_device *d)
 {
 	/* Not zeroed whole: only the first n of placed[] are read, and this runs per device. */
 	struct packer count, place;
+	char **ptrs;
 	char *block;
 
 	if (d->packed || d->borrowed)
@@ -120,12 +109,29 @@ int device_pack(struct da_device *d)
 	count.n = count.bytes = count.nptr = 0;
 	count.text = NULL;
 	place = count;
-	pack_all(d, &count, NULL);
+	pack_all(d, &count);
+	/* A device of more than 65,535 names in its lists stays as it is. */
+	if (count.nptr > UINT16_MAX)
+		return 0;
 	block = malloc(count.nptr * sizeof(char *) + count.bytes);
 	if (!block)
 		return -ENOMEM;
 	place.text = block + count.nptr * sizeof(char *);
-	pack_all(d, &place, (char **)block);
+	pack_all(d, &place);
+	/* The lists' pointers, in their order, ahead of the strings. */
+	ptrs = (char **)block;
+	for (unsigned int k = 0; d->edit && k < _DEV_LIST_MAX; k++) {
+		struct strv *v = &d->edit[k];
+
+		if (v->n)
+			memcpy(ptrs, v->v, v->n * sizeof(*ptrs));
+		ptrs += v->n;
+		d->lend[k] = ptrs - (char **)block;
+		free(v->v);
+	}
+	free(d->edit);
+	d->edit = NULL;
+	d->lv = (char **)block;
 	d->packed = block;
 	return 0;
 }
@@ -133,33 +139,66 @@ int device_pack(struct da_device *d)
 int device_unpack(struct da_device *d)
 {
 	char **strs[] = DEVICE_STRS(d);
-	struct strv *lists[] = DEVICE_LISTS(d);
 	char *copies[ARRAY_SIZE(strs)] = {};
-	struct strv fresh[ARRAY_SIZE(lists)] = {};
+	struct strv *fresh;
 	int r = 0;
 
 	if (!d->packed)
 		return 0;
+	fresh = calloc(_DEV_LIST_MAX, sizeof(*fresh));
+	if (!fresh)
+		return -ENOMEM;
 	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(strs); i++)
 		if (*strs[i] && !(copies[i] = strdup(*strs[i])))
 			r = -ENOMEM;
-	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(lists); i++)
-		for (size_t k = 0; r >= 0 && k < lists[i]->n; k++)
-			r = strv_push(&fresh[i], lists[i]->v[k]);
+	for (unsigned int k = 0; r >= 0 && k < _DEV_LIST_MAX; k++) {
+		struct strv v = device_list(d, k);
+
+		for (size_t i = 0; r >= 0 && i < v.n; i++)
+			r = strv_push(&fresh[k], v.v[i]);
+	}
 	if (r < 0) {
 		for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
 			free(copies[i]);
-		for (size_t i = 0; i < ARRAY_SIZE(lists); i++)
-			strv_free(&fresh[i]);
+		for (unsigned int k = 0; k < _DEV_LIST_MAX; k++)
+			strv_free(&fresh[k]);
+		free(fresh);
 		return r;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
 		*strs[i] = copies[i];
-	for (size_t i = 0; i < ARRAY_SIZE(lists); i++)
-		*lists[i] = fresh[i];
+	d->edit = fresh;
+	d->lv = NULL;
+	memset(d->lend, 0, sizeof(d->lend));
 	free(d->packed);
 	d->packed = NULL;
 	return 0;
+}
+
+struct strv *device_edit(struct da_device *d, unsigned int k)
+{
+	if (d->borrowed || device_unpack(d) < 0)
+		return NULL;
+	if (!d->edit)
+		d->edit = calloc(_DEV_LIST_MAX, sizeof(*d->edit));
+	return d->edit ? &d->edit[k] : NULL;
+}
+
+void device_release(struct da_device *d)
+{
+	for (unsigned int k = 0; d->edit && k < _DEV_LIST_MAX; k++)
+		strv_free(&d->edit[k]);
+	free(d->edit);
+	d->edit = NULL;
+	/* Packed, its strings are in its block. */
+	if (!d->packed) {
+		char **strs[] = DEVICE_STRS(d);
+
+		for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
+			free(*strs[i]);
+	}
+	free(d->packed);
+	d->packed = NULL;
 }
 
 void device_free(struct da_device *d)
@@ -167,29 +206,8 @@ void device_free(struct da_device *d)
 	/* A snapshot's device is part of its list's blocks (devcache.c). */
 	if (!d || d->borrowed)
 		return;
-	if (d->packed) {
-		free(d->packed);
-		free(d->kname);
-		free(d);
-		return;
-	}
+	device_release(d);
 	free(d->kname);
-	free(d->syspath);
-	free(d->model);
-	free(d->serial);
-	free(d->wwn);
-	free(d->dm_name);
-	free(d->id_path);
-	free(d->md_devname);
-	free(d->hctl);
-	free(d->ata);
-	strv_free(&d->handles);
-	strv_free(&d->shared);
-	strv_free(&d->slaves);
-	strv_free(&d->holders);
-	for (int k = 0; k < _DA_ID_MAX; k++)
-		strv_free(&d->ids[k]);
-	strv_free(&d->links);
 	free(d);
 }
 
@@ -213,20 +231,28 @@ DA_EXPORT void da_devlist_free(struct da_devlist *l)
 /* Whether @d has @value (as da_id_value_equal() compares) among its identities @kind. */
 static bool has_identity(const struct da_device *d, enum da_id_kind kind, const char *value)
 {
-	for (size_t i = 0; i < d->ids[kind].n; i++)
-		if (da_id_value_equal(kind, d->ids[kind].v[i], value))
+	struct strv ids = device_ids(d, kind);
+
+	for (size_t i = 0; i < ids.n; i++)
+		if (da_id_value_equal(kind, ids.v[i], value))
 			return true;
 	return false;
 }
 
-/* Take @s into list @v of @d, unpacked first; @s is freed when that fails. 0 or -ENOMEM. */
-static int device_take(struct da_device *d, struct strv *v, char *s)
+int device_take(struct da_device *d, unsigned int k, char *s)
 {
-	if (!s || device_unpack(d) < 0) {
+	struct strv *v = s ? device_edit(d, k) : NULL;
+
+	if (!v) {
 		free(s);
 		return -ENOMEM;
 	}
 	return strv_consume(v, s);
+}
+
+int device_push(struct da_device *d, unsigned int k, const char *s)
+{
+	return device_take(d, k, strdup(s));
 }
 
 /* Add @value to identity @kind of @d unless it is there already. */
@@ -234,7 +260,7 @@ static int add_identity(struct da_device *d, enum da_id_kind kind, const char *v
 {
 	if (!value || !*value || has_identity(d, kind, value))
 		return 0;
-	return device_take(d, &d->ids[kind], strdup(value));
+	return device_push(d, DEV_IDS + kind, value);
 }
 
 /* The WWN users see, from a kernel wwid: naa.X -> 0xX; NVMe ids as they are; t10 vendor ids are
@@ -267,11 +293,6 @@ static bool numbered(const char *s, const char *prefix, unsigned int *ret)
 	return strncmp(s, prefix, n) == 0 && is_number(s + n) && parse_uint(s + n, ret) == 0;
 }
 
-static int push_fmt(struct strv *v, char *s)
-{
-	return s ? strv_consume(v, s) : -ENOMEM;
-}
-
 /*
  * The NVMe names of namespace @d besides its own: under a controller
  * (.../nvme/nvmeC/nvmeSnN), that controller and its generic node ngCnN; a
@@ -286,11 +307,11 @@ int device_nvme_handles(struct da_device *d, const char *ctrl)
 	if (sscanf(d->kname, "nvme%un%u", &s, &n) != 2)
 		return 0;
 	if (!ctrl)
-		return push_fmt(&d->handles, xasprintf("ng%un%u", s, n));
+		return device_take(d, DEV_HANDLES, xasprintf("ng%un%u", s, n));
 	if (!numbered(ctrl, "nvme", &c))
 		return 0;
-	r = strv_push(&d->shared, ctrl);
-	return r < 0 ? r : push_fmt(&d->handles, xasprintf("ng%un%u", c, n));
+	r = device_push(d, DEV_SHARED, ctrl);
+	return r < 0 ? r : device_take(d, DEV_HANDLES, xasprintf("ng%un%u", c, n));
 }
 
 /*
@@ -312,13 +333,11 @@ int device_nvme_path_handles(struct da_devlist *l, const char *path)
 	d = hashmap_get(&l->bykname, head);
 	if (!d)
 		return 0;
-	r = device_unpack(d);
+	r = device_push(d, DEV_HANDLES, path);
 	if (r >= 0)
-		r = strv_push(&d->handles, path);
+		r = device_take(d, DEV_HANDLES, xasprintf("ng%un%u", c, n));
 	if (r >= 0)
-		r = push_fmt(&d->handles, xasprintf("ng%un%u", c, n));
-	if (r >= 0)
-		r = push_fmt(&d->shared, xasprintf("nvme%u", c));
+		r = device_take(d, DEV_SHARED, xasprintf("nvme%u", c));
 	return r;
 }
 
@@ -369,9 +388,9 @@ int device_path_handles(struct da_device *d)
 			if (d->ata || !d->hctl || sscanf(d->hctl, "%*u:%u:%u", &ch, &t) != 2)
 				continue;
 			d->ata = xasprintf("ata%u.%02u", n, ch + t);
-			r = d->ata ? strv_push(&d->shared, c) : -ENOMEM;
+			r = d->ata ? device_push(d, DEV_SHARED, c) : -ENOMEM;
 			if (r >= 0 && ch)
-				r = push_fmt(&d->shared, xasprintf("ata%u.15", n));
+				r = device_take(d, DEV_SHARED, xasprintf("ata%u.15", n));
 		} else if (strncmp(c, "end_device-", 11) == 0) {
 			d->tran = "sas";
 		} else if (numbered(c, "usb", &n)) {
@@ -386,7 +405,7 @@ int device_path_handles(struct da_device *d)
 			d->tran = "iscsi";
 		} else if (streq(prev, "mmc_host") && numbered(c, "mmc", &n)) {
 			d->tran = "mmc";
-			r = strv_push(&d->shared, c);
+			r = device_push(d, DEV_SHARED, c);
 		} else if ((streq(prev, "nvme") && numbered(c, "nvme", &n)) ||
 			   strncmp(c, "nvme-subsys", 11) == 0) {
 			d->tran = "nvme";
@@ -396,7 +415,7 @@ int device_path_handles(struct da_device *d)
 	if (r >= 0 && streq(d->tran, "nvme"))
 		r = device_nvme_handles(d, ctrl);
 	if (r >= 0 && usb && streq(d->tran, "usb"))
-		r = push_fmt(&d->shared, xasprintf("usb %s", usb));
+		r = device_take(d, DEV_SHARED, xasprintf("usb %s", usb));
 	return r;
 }
 
@@ -467,11 +486,11 @@ int device_add_link_identity(struct da_device *d, enum da_id_kind kind, const ch
 		return -ENOMEM;
 	/* Moved into the lists, not copied: one of each per link of every device. */
 	if (*value && !has_identity(d, kind, value)) {
-		r = device_take(d, &d->ids[kind], value);
+		r = device_take(d, DEV_IDS + kind, value);
 		value = NULL;
 	}
-	if (r >= 0 && !strv_contains(&d->links, link)) {
-		r = device_take(d, &d->links, link);
+	if (r >= 0 && !device_list_has(d, DEV_LINKS, link)) {
+		r = device_take(d, DEV_LINKS, link);
 		link = NULL;
 	}
 	return r;
@@ -493,19 +512,20 @@ int device_disk_identities(struct da_device *d)
 /* udev's ID_PATH names the slot; its link leads the by-path names (sas-phyN before sas-exp...). */
 void device_primary_path_first(struct da_device *d)
 {
-	struct strv *p = &d->ids[DA_ID_PATH];
+	/* Reordered where the list is: no device changes its size for it. */
+	struct strv p = device_ids(d, DA_ID_PATH);
 	_cleanup_free_ char *want = NULL;
 
 	if (!d->id_path)
 		return;
 	/* A partition's links carry its disk's ID_PATH with a -partN suffix. */
 	want = d->partno ? da_link_partition(d->id_path, d->partno) : strdup(d->id_path);
-	for (size_t i = 1; want && i < p->n; i++) {
-		if (streq(p->v[i], want)) {
-			char *s = p->v[i];
+	for (size_t i = 1; want && i < p.n; i++) {
+		if (streq(p.v[i], want)) {
+			char *s = p.v[i];
 
-			memmove(p->v + 1, p->v, i * sizeof(*p->v));
-			p->v[0] = s;
+			memmove(p.v + 1, p.v, i * sizeof(*p.v));
+			p.v[0] = s;
 			break;
 		}
 	}
@@ -604,14 +624,13 @@ int device_add_holders(struct da_devlist *l, struct da_device *d)
 {
 	int r = 0;
 
-	for (size_t i = 0; r >= 0 && i < d->slaves.n; i++) {
-		struct da_device *s = hashmap_get(&l->bykname, d->slaves.v[i]);
+	struct strv slaves = device_list(d, DEV_SLAVES);
 
-		if (s && s != d && !strv_contains(&s->holders, d->kname)) {
-			r = device_unpack(s);
-			if (r >= 0)
-				r = strv_push(&s->holders, d->kname);
-		}
+	for (size_t i = 0; r >= 0 && i < slaves.n; i++) {
+		struct da_device *s = hashmap_get(&l->bykname, slaves.v[i]);
+
+		if (s && s != d && !device_list_has(s, DEV_HOLDERS, d->kname))
+			r = device_push(s, DEV_HOLDERS, d->kname);
 	}
 	return r;
 }
@@ -696,7 +715,7 @@ int da_device_add_identity(struct da_device *d, enum da_id_kind kind, const char
 
 int da_device_add_link(struct da_device *d, const char *kdir, const char *name)
 {
-	return strv_consume(&d->links, strjoin(kdir, "/", name, NULL));
+	return device_take(d, DEV_LINKS, strjoin(kdir, "/", name, NULL));
 }
 
 DA_EXPORT size_t da_devlist_count(const struct da_devlist *l)
@@ -728,8 +747,17 @@ DA_EXPORT struct da_device *da_devlist_find_link(const struct da_devlist *l, con
 	const char *rel = da_dev_disk_link(link);
 
 	for (size_t i = 0; rel && i < l->n; i++)
-		if (strv_contains(&l->v[i]->links, rel))
+		if (device_list_has(l->v[i], DEV_LINKS, rel))
 			return l->v[i];
+	return NULL;
+}
+
+char *device_syspath(const struct da_device *d)
+{
+	if (d->syspath)
+		return strdup(d->syspath);
+	if (d->devtype == DA_DEV_PART && d->parent && d->parent->syspath)
+		return strjoin(d->parent->syspath, "/", d->kname, NULL);
 	return NULL;
 }
 
@@ -815,12 +843,16 @@ DA_EXPORT const char *da_device_hctl(const struct da_device *d)
 
 DA_EXPORT const char *da_device_slave(const struct da_device *d, size_t i)
 {
-	return i < d->slaves.n ? d->slaves.v[i] : NULL;
+	struct strv v = device_list(d, DEV_SLAVES);
+
+	return i < v.n ? v.v[i] : NULL;
 }
 
 DA_EXPORT const char *da_device_holder(const struct da_device *d, size_t i)
 {
-	return i < d->holders.n ? d->holders.v[i] : NULL;
+	struct strv v = device_list(d, DEV_HOLDERS);
+
+	return i < v.n ? v.v[i] : NULL;
 }
 
 const char *da_device_md_devname(const struct da_device *d)
@@ -840,15 +872,16 @@ DA_EXPORT const char *da_device_ata(const struct da_device *d)
 
 DA_EXPORT const char *da_device_handle(const struct da_device *d, size_t i, bool *ret_shared)
 {
-	bool shared = i >= d->handles.n + (d->ata ? 1 : 0);
+	struct strv own = device_list(d, DEV_HANDLES), others = device_list(d, DEV_SHARED);
+	bool shared = i >= own.n + (d->ata ? 1 : 0);
 	const char *h;
 
 	if (d->ata && i == 0)
 		h = d->ata;
 	else if (!shared)
-		h = d->handles.v[i - (d->ata ? 1 : 0)];
-	else if (i - d->handles.n - (d->ata ? 1 : 0) < d->shared.n)
-		h = d->shared.v[i - d->handles.n - (d->ata ? 1 : 0)];
+		h = own.v[i - (d->ata ? 1 : 0)];
+	else if (i - own.n - (d->ata ? 1 : 0) < others.n)
+		h = others.v[i - own.n - (d->ata ? 1 : 0)];
 	else
 		return NULL;
 	if (ret_shared)
@@ -858,18 +891,16 @@ DA_EXPORT const char *da_device_handle(const struct da_device *d, size_t i, bool
 
 DA_EXPORT const char *da_device_identity(const struct da_device *d, enum da_id_kind kind, size_t i)
 {
-	if (kind < 0 || kind >= _DA_ID_MAX || i >= d->ids[kind].n)
+	struct strv ids;
+
+	if (kind < 0 || kind >= _DA_ID_MAX)
 		return NULL;
-	return d->ids[kind].v[i];
+	ids = device_ids(d, kind);
+	return i < ids.n ? ids.v[i] : NULL;
 }
 
 DA_EXPORT bool da_device_has_identity(const struct da_device *d, enum da_id_kind kind,
 				      const char *value)
 {
-	if (kind < 0 || kind >= _DA_ID_MAX)
-		return false;
-	for (size_t i = 0; i < d->ids[kind].n; i++)
-		if (da_id_value_equal(kind, d->ids[kind].v[i], value))
-			return true;
-	return false;
+	return kind >= 0 && kind < _DA_ID_MAX && has_identity(d, kind, value);
 }

@@ -6,9 +6,28 @@
 #include "hashmap.h"
 #include "internal.h"
 
+/*
+ * A device's lists, by their place among them (device_list()): its own
+ * handles, those it shares, what it is made of and what holds it, its
+ * identities of each kind, and its links.
+ */
+enum device_list {
+	DEV_HANDLES,
+	DEV_SHARED,
+	DEV_SLAVES,			  /* kernel names: what a dm or md device is made of */
+	DEV_HOLDERS,			  /* and back */
+	DEV_IDS,			  /* DEV_IDS + kind: its identities of that kind */
+	DEV_LINKS = DEV_IDS + _DA_ID_MAX, /* "by-id/NAME" for each /dev/disk link */
+	_DEV_LIST_MAX,
+};
+
 struct da_device {
 	char *kname;
-	char *syspath; /* the device's real directory under sys/devices */
+	/*
+	 * The device's real directory under sys/devices; a scanned partition
+	 * has none (its disk's, and its name, are its place).
+	 */
+	char *syspath;
 	unsigned int major, minor;
 	enum da_devtype devtype;
 	unsigned int partno;
@@ -17,27 +36,32 @@ struct da_device {
 	/* The disk's sequence number from its uevent (DISKSEQ=), 0 where it said none. */
 	uint64_t diskseq;
 	struct da_device *parent;
-	bool removable, ro;
+	char *model, *serial, *wwn, *dm_name;
+	char *hctl;	  /* SCSI address H:C:T:L, from the scsi_device on the parent walk */
+	const char *tran; /* how it is attached, as lsblk's TRAN: sata, sas, nvme, usb, ... */
+	char *ata;	  /* the libata device, ataN.DD */
+	char *id_path;	  /* udev's ID_PATH: the slot's primary by-path name */
+	char *md_devname; /* udev's MD_DEVNAME: the array is also /dev/md/NAME */
+	/*
+	 * The lists (enum device_list). The handles are the other names the
+	 * kernel gives this disk in its log: its own (ata3.00, sg2,
+	 * nvme0c1n1, ng0n1); the shared ones those of the disks of the same
+	 * port or controller (ata3, nvme0, mmc0).
+	 *
+	 * While the device is made or changed, each list is its own array in
+	 * @edit (device_edit()). Packed or read from a snapshot, they are one
+	 * array of pointers: list k is lv[lend[k - 1]] up to lv[lend[k]], a
+	 * tenth of the room fourteen arrays of their own take.
+	 */
+	struct strv *edit;
+	char **lv;
+	uint16_t lend[_DEV_LIST_MAX];
+	bool removable, ro; /* after the list ends: where their padding would be */
 	/*
 	 * Read from a snapshot: the device, its strings and lists are in
 	 * blocks its list owns, and nothing may change them.
 	 */
 	bool borrowed;
-	char *model, *serial, *wwn, *dm_name;
-	char *hctl;	  /* SCSI address H:C:T:L, from the scsi_device on the parent walk */
-	const char *tran; /* how it is attached, as lsblk's TRAN: sata, sas, nvme, usb, ... */
-	char *ata;	  /* the libata device, ataN.DD */
-	/*
-	 * The other names the kernel gives this disk in its log: its own
-	 * (ata3.00, sg2, nvme0c1n1, ng0n1) and those it shares with the disks
-	 * of the same port or controller (ata3, nvme0, mmc0).
-	 */
-	struct strv handles, shared;
-	struct strv slaves, holders; /* kernel names: what a dm or md device is made of, and back */
-	char *id_path;		     /* udev's ID_PATH: the slot's primary by-path name */
-	char *md_devname;	     /* udev's MD_DEVNAME: the array is also /dev/md/NAME */
-	struct strv ids[_DA_ID_MAX];
-	struct strv links; /* "by-id/NAME" for each /dev/disk link */
 	/*
 	 * Packed (device_pack()): its strings and lists are in this one block,
 	 * which a change must first undo (device_unpack()).
@@ -45,6 +69,30 @@ struct da_device {
 	void *packed;
 	size_t pos; /* its place in its list */
 };
+
+/* List @k of @d, to read: valid until @d changes. */
+static inline struct strv device_list(const struct da_device *d, unsigned int k)
+{
+	unsigned int start = k ? d->lend[k - 1] : 0;
+
+	if (d->edit)
+		return d->edit[k];
+	return (struct strv){ .v = d->lv ? d->lv + start : NULL, .n = d->lend[k] - start };
+}
+
+/* Whether list @k of @d holds @s. */
+static inline bool device_list_has(const struct da_device *d, unsigned int k, const char *s)
+{
+	struct strv v = device_list(d, k);
+
+	return strv_contains(&v, s);
+}
+
+/* The identities of @d of @kind. */
+static inline struct strv device_ids(const struct da_device *d, enum da_id_kind kind)
+{
+	return device_list(d, DEV_IDS + kind);
+}
 
 struct da_devlist {
 	struct da_device **v;
@@ -58,6 +106,8 @@ struct da_devlist {
 };
 
 void device_free(struct da_device *d);
+/* Free what @d holds but its kernel name, not @d itself (a device of the caller's making). */
+void device_release(struct da_device *d);
 /*
  * Move the strings and lists of @d into one block, a string that ends
  * another (a link's name in its "by-id/NAME") kept once: a scanned device
@@ -67,8 +117,22 @@ void device_free(struct da_device *d);
 int device_pack(struct da_device *d);
 /* Give @d its own allocations again, to change it: 0 or -ENOMEM (@d as it was). */
 int device_unpack(struct da_device *d);
+/*
+ * List @k of @d, to change: @d is unpacked first. NULL on -ENOMEM, and
+ * for a snapshot's device, which nothing may change.
+ */
+struct strv *device_edit(struct da_device *d, unsigned int k);
+/* Take @s into list @k of @d, unpacked first; @s is freed when that fails. 0 or -ENOMEM. */
+int device_take(struct da_device *d, unsigned int k, char *s);
+/* Add a copy of @s to list @k of @d. 0 or -ENOMEM. */
+int device_push(struct da_device *d, unsigned int k, const char *s);
 /* Append @d to @l and index it by kernel name. Returns 0 or -ENOMEM (@d may then be in l->v). */
 int device_list_add(struct da_devlist *l, struct da_device *d);
+/*
+ * @d's directory under sys/devices, a partition's from its disk's: a new
+ * string, or NULL where it has none (or on -ENOMEM, when it has).
+ */
+char *device_syspath(const struct da_device *d);
 /* The static string equal to @s among the type and transport names a device uses, else NULL. */
 const char *device_static_name(const char *s);
 /* Devices in lsblk's order: disks by major and minor, each followed by its partitions. */

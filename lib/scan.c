@@ -116,10 +116,20 @@ static void close_fdp(int *fd)
 		close(*fd);
 }
 
+/* The names in directory @name of @fd that start with @prefix, into list @k of @d. */
+static void read_names_into(struct da_device *d, unsigned int k, int fd, const char *name,
+			    const char *prefix)
+{
+	struct strv *v = device_edit(d, k);
+
+	if (v)
+		read_dir_names(fd, name, prefix, v);
+}
+
 /* The SCSI generic node of the scsi_device open as @fd: "Attached scsi generic sg2". */
 static void read_sg(struct da_device *d, int fd)
 {
-	read_dir_names(fd, "scsi_generic", "sg", &d->handles);
+	read_names_into(d, DEV_HANDLES, fd, "scsi_generic", "sg");
 }
 
 /* The fixed majors of sd (SCSI_DISK0-15_MAJOR) and sr (SCSI_CDROM_MAJOR). */
@@ -252,7 +262,7 @@ static int read_disk(const struct da_ctx *ctx, struct da_device *d, int dfd,
 	} else {
 		d->dm_name = read_attr_at(dfd, "dm/name", false);
 		if (w->details & DA_SCAN_STACK)
-			read_dir_names(dfd, "slaves", "", &d->slaves);
+			read_names_into(d, DEV_SLAVES, dfd, "slaves", "");
 		if (d->dm_name)
 			dm_uuid = read_attr_at(dfd, "dm/uuid", false);
 		else if (w->details & DA_SCAN_STACK)
@@ -712,8 +722,13 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 			if (slash)
 				*slash = '\0';
 			d->parent = up ? hashmap_get(&l->bykname, path_basename(up)) : NULL;
-			if (d->parent)
+			if (d->parent) {
 				d->removable = d->parent->removable;
+				/* Its place is its disk's and its name: not kept, a tenth of the
+				 * scan's memory. */
+				free(d->syspath);
+				d->syspath = NULL;
+			}
 		}
 		r = device_disk_identities(d);
 		/* A device udev has not seen (yet) is named by what sysfs says. */
@@ -744,14 +759,18 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 	}
 	qsort(l->v, l->n, sizeof(*l->v), device_cmp);
 	for (size_t i = 0; i < l->n; i++) {
+		/* Sorted where they are: a packed device stays packed. */
+		const unsigned int sorted[] = { DEV_IDS + DA_ID_ID,   DEV_IDS + DA_ID_PATH,
+						DEV_IDS + DA_ID_SLOT, DEV_HANDLES,
+						DEV_SHARED,	      DEV_SLAVES,
+						DEV_HOLDERS };
+
 		l->v[i]->pos = i;
-		strv_sort(&l->v[i]->ids[DA_ID_ID]);
-		strv_sort(&l->v[i]->ids[DA_ID_PATH]);
-		strv_sort(&l->v[i]->ids[DA_ID_SLOT]);
-		strv_sort(&l->v[i]->handles);
-		strv_sort(&l->v[i]->shared);
-		strv_sort(&l->v[i]->slaves);
-		strv_sort(&l->v[i]->holders);
+		for (size_t k = 0; k < ARRAY_SIZE(sorted); k++) {
+			struct strv v = device_list(l->v[i], sorted[k]);
+
+			strv_sort(&v);
+		}
 		device_primary_path_first(l->v[i]);
 	}
 	*ret_list = l;
@@ -840,9 +859,6 @@ int da_udev_db_has_identity(const struct da_ctx *ctx, unsigned int major, unsign
 
 	if (r >= 0)
 		r = da_device_has_identity(&d, kind, value);
-	for (int k = 0; k < _DA_ID_MAX; k++)
-		strv_free(&d.ids[k]);
-	strv_free(&d.links);
-	free(d.id_path);
+	device_release(&d);
 	return r;
 }

@@ -52,12 +52,10 @@ int slot_ses_identities(struct da_device *d, int sdev_fd)
 			continue;
 		v = ses_identity(cfd);
 		close(cfd);
-		if (v && !strv_contains(&d->ids[DA_ID_SLOT], v)) {
-			r = device_unpack(d);
-			r = r < 0 ? r : strv_consume(&d->ids[DA_ID_SLOT], v);
-		} else {
+		if (v && !device_list_has(d, DEV_IDS + DA_ID_SLOT, v))
+			r = device_take(d, DEV_IDS + DA_ID_SLOT, v);
+		else
 			free(v);
-		}
 	}
 	strv_free(&comps);
 	return r;
@@ -118,9 +116,9 @@ static int add_pcie_slot(struct da_device *d, const char *fn, size_t len, const 
 			if (!v)
 				return -ENOMEM;
 			if (da_identity_check(DA_ID_SLOT, v, NULL) < 0 ||
-			    strv_contains(&d->ids[DA_ID_SLOT], v))
+			    device_list_has(d, DEV_IDS + DA_ID_SLOT, v))
 				return 0;
-			return device_unpack(d) ?: strv_push(&d->ids[DA_ID_SLOT], v);
+			return device_push(d, DEV_IDS + DA_ID_SLOT, v);
 		}
 	}
 	return 0;
@@ -220,9 +218,7 @@ int slot_device_has(const struct da_ctx *ctx, const char *kname, const char *val
 	if (r >= 0)
 		r = da_device_has_identity(&d, DA_ID_SLOT, value);
 	strv_free(&pcie);
-	strv_free(&d.ids[DA_ID_SLOT]);
-	free(d.syspath);
-	free(d.hctl);
+	device_release(&d);
 	return r;
 }
 

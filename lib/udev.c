@@ -316,6 +316,7 @@ DA_EXPORT int da_udev_boot_env(const struct da_ctx *ctx, const struct da_device 
 			       char ***ret_env, char **ret_key)
 {
 	_cleanup_free_ char *top = da_ctx_sys(ctx, "devices"), *id_wwn = NULL;
+	_cleanup_free_ char *syspath = device_syspath(dev);
 	const struct da_device *disk = dev->devtype == DA_DEV_PART ? dev->parent : dev;
 	const char *wwn = disk ? disk->wwn : NULL;
 	bool part = dev != disk;
@@ -324,7 +325,7 @@ DA_EXPORT int da_udev_boot_env(const struct da_ctx *ctx, const struct da_device 
 	size_t toplen;
 	int r = 0;
 
-	if (!top)
+	if (!top || (!syspath && (dev->syspath || dev->parent)))
 		return -ENOMEM;
 	toplen = strlen(top);
 	/*
@@ -337,8 +338,8 @@ DA_EXPORT int da_udev_boot_env(const struct da_ctx *ctx, const struct da_device 
 	 */
 	if (!disk || disk->devtype != DA_DEV_DISK || (part && !dev->partno) || !disk->hctl ||
 	    !streq(disk->type, "disk") || !wwn || strncmp(wwn, "0x", 2) != 0 ||
-	    !(lower_hex(wwn + 2, 16) || lower_hex(wwn + 2, 32)) || !dev->syspath ||
-	    strncmp(dev->syspath, top, toplen) != 0 || dev->syspath[toplen] != '/')
+	    !(lower_hex(wwn + 2, 16) || lower_hex(wwn + 2, 32)) || !syspath ||
+	    strncmp(syspath, top, toplen) != 0 || syspath[toplen] != '/')
 		return 0;
 	seq = device_diskseq(ctx, disk);
 	if (!seq)
@@ -354,7 +355,7 @@ DA_EXPORT int da_udev_boot_env(const struct da_ctx *ctx, const struct da_device 
 	if (r >= 0)
 		r = strv_consume(&env, xasprintf("MINOR=%u", dev->minor));
 	if (r >= 0)
-		r = strv_consume(&env, xasprintf("DEVPATH=/devices%s", dev->syspath + toplen));
+		r = strv_consume(&env, xasprintf("DEVPATH=/devices%s", syspath + toplen));
 	/* The kernel sends a partition's event without it: the rules read its disk's. */
 	if (r >= 0 && !part)
 		r = strv_consume(&env, xasprintf("DISKSEQ=%llu", seq));
