@@ -30,25 +30,9 @@
 	  &(d)->ata, &(d)->id_path, &(d)->md_devname }
 /* clang-format on */
 
-/*
- * Where device_pack() puts strings: each once, and none that ends one
- * already placed (a link's name in its "by-id/NAME", a WWN in its link).
- * With no @text it only counts, the placed strings being the originals:
- * the same decisions, so the block is allocated to the byte.
- */
-struct packer {
-	const char *placed[256];
-	size_t placed_len[256];
-	size_t n;
-	char *text;   /* where the next string goes; NULL: count only */
-	size_t bytes; /* what the strings placed take */
-	size_t nptr;  /* the lists' pointers, each list NULL-terminated */
-};
-
-/* Place string *@sp with @p; when @p has text, *@sp becomes its place there (the original freed). */
-static void pack_string(struct packer *p, char **sp)
+const char *packer_place(struct packer *p, const char *s)
 {
-	const char *s = *sp, *at = NULL;
+	const char *at = NULL;
 	size_t len = strlen(s);
 
 	for (size_t i = 0; i < p->n && !at; i++) {
@@ -57,18 +41,26 @@ static void pack_string(struct packer *p, char **sp)
 		if (pl >= len && memcmp(p->placed[i] + pl - len, s, len) == 0)
 			at = p->placed[i] + pl - len;
 	}
-	if (!at) {
-		at = s;
-		if (p->text) {
-			at = memcpy(p->text, s, len + 1);
-			p->text += len + 1;
-		}
-		p->bytes += len + 1;
-		if (p->n < ARRAY_SIZE(p->placed)) {
-			p->placed_len[p->n] = len;
-			p->placed[p->n++] = at;
-		}
+	if (at)
+		return at;
+	at = s;
+	if (p->text) {
+		at = memcpy(p->text, s, len + 1);
+		p->text += len + 1;
 	}
+	p->bytes += len + 1;
+	if (p->n < ARRAY_SIZE(p->placed)) {
+		p->placed_len[p->n] = len;
+		p->placed[p->n++] = at;
+	}
+	return at;
+}
+
+/* Place string *@sp with @p; when @p has text, *@sp becomes its place there (the original freed). */
+static void pack_string(struct packer *p, char **sp)
+{
+	const char *at = packer_place(p, *sp);
+
 	if (p->text) {
 		free(*sp);
 		*sp = (char *)at;

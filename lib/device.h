@@ -115,6 +115,24 @@ void device_release(struct da_device *d);
  * thirty. 0, or -ENOMEM (@d as it was).
  */
 int device_pack(struct da_device *d);
+/*
+ * Where device_pack() and a snapshot (devcache.c) put strings: each once,
+ * and none that ends one already placed (a link's name in its
+ * "by-id/NAME", a WWN in its link). With no @text it only counts, the
+ * placed strings being the originals: the same decisions, so a block is
+ * allocated to the byte. Set n, bytes and nptr to 0 to start.
+ */
+struct packer {
+	const char *placed[256];
+	size_t placed_len[256];
+	size_t n;
+	char *text;   /* where the next string goes; NULL: count only */
+	size_t bytes; /* what the strings placed take */
+	size_t nptr;  /* the lists' pointers */
+};
+
+/* Place @s with @p: where an equal string, or one that @s ends, is; else at p->text (or @s). */
+const char *packer_place(struct packer *p, const char *s);
 /* Give @d its own allocations again, to change it: 0 or -ENOMEM (@d as it was). */
 int device_unpack(struct da_device *d);
 /*
