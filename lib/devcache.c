@@ -200,18 +200,6 @@ static int put_device(struct strbuf *sb, const struct da_device *d, uint64_t *ns
 	return 0;
 }
 
-/* Write out what @sb holds once it is @at_least bytes; 0 or -errno. */
-static int flush(int fd, struct strbuf *sb, size_t at_least)
-{
-	int r = 0;
-
-	if (sb->len >= at_least && sb->len) {
-		r = write_all(fd, sb->buf, sb->len);
-		sb->len = 0;
-	}
-	return r;
-}
-
 /*
  * The file is written as it is made, 64 kB at a time: at 10,000 disks a
  * snapshot is 12 MB, which a command that just scanned should not hold
@@ -255,10 +243,10 @@ void devcache_write(const struct da_ctx *ctx, const struct devcache_stamp *stamp
 		if (r >= 0 && len >= DEVCACHE_MAX_LEN)
 			r = -EFBIG;
 		if (r >= 0)
-			r = flush(fd, &sb, 64 << 10);
+			r = strbuf_spill(&sb, fd, 64 << 10);
 	}
 	if (r >= 0)
-		r = flush(fd, &sb, 0);
+		r = strbuf_spill(&sb, fd, 0);
 	h.len = len;
 	if (r >= 0 && pwrite(fd, &h, sizeof(h), 0) != sizeof(h))
 		r = -EIO;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "strbuf.h"
+#include "util.h"
 
 int strbuf_grow(struct strbuf *sb, size_t extra)
 {
@@ -89,4 +90,15 @@ void *array_grow(void *v, size_t n, size_t extra, size_t size)
 	if (have > SIZE_MAX / size)
 		return NULL;
 	return realloc(v, have * size);
+}
+
+int strbuf_spill(struct strbuf *sb, int fd, size_t at_least)
+{
+	int r = 0;
+
+	if (sb->len && sb->len >= at_least) {
+		r = write_all(fd, sb->buf, sb->len);
+		strbuf_reset(sb);
+	}
+	return r;
 }

@@ -30,6 +30,9 @@ static const char metrics_usage[] =
 	"                       whole, never leaving half of one\n";
 
 /* @s as a label value: valid UTF-8, with '\', '"' and newlines escaped. */
+/* What the output is written in: pieces of this size. */
+#define SPILL_AT (64 << 10)
+
 static int add_label_value(struct strbuf *sb, const char *s)
 {
 	_cleanup_free_ char *valid = utf8_replace_invalid(s);
@@ -70,7 +73,7 @@ static int add_family(struct strbuf *sb, const char *name, const char *help)
 }
 
 /* Every aliased device's info series: device, primary alias, all of them, identity, slot. */
-static int add_disk_info(struct strbuf *sb, const struct tool *t)
+static int add_disk_info(struct strbuf *sb, int fd, const struct tool *t)
 {
 	int r = add_family(sb, "diskalias_disk_info",
 			   "A disk or partition with an alias; join on device with node_disk_*.");
@@ -98,14 +101,21 @@ static int add_disk_info(struct strbuf *sb, const struct tool *t)
 			r = add_sample(sb, "diskalias_disk_info", labels, 1);
 		}
 		strbuf_release(&all);
+		if (r >= 0)
+			r = strbuf_spill(sb, fd, SPILL_AT);
 	}
 	return r;
 }
 
-static int metrics_text(const struct tool *t, struct strbuf *sb)
+/*
+ * The metrics, written to @fd through @sb as they are made: at 10,000
+ * aliases they are 4 MB, which need not be held whole. 0, -ENOMEM or the
+ * write's -errno.
+ */
+static int metrics_text(const struct tool *t, struct strbuf *sb, int fd)
 {
 	size_t missing = 0, ambiguous = 0;
-	int r = add_disk_info(sb, t);
+	int r = add_disk_info(sb, fd, t);
 
 	if (r >= 0)
 		r = add_family(sb, "diskalias_alias_present",
@@ -120,6 +130,8 @@ static int metrics_text(const struct tool *t, struct strbuf *sb)
 		missing += state == DA_ALIAS_MISSING;
 		ambiguous += state == DA_ALIAS_AMBIGUOUS;
 		r = add_sample(sb, "diskalias_alias_present", labels, state == DA_ALIAS_PRESENT);
+		if (r >= 0)
+			r = strbuf_spill(sb, fd, SPILL_AT);
 	}
 	if (r >= 0)
 		r = add_family(sb, "diskalias_aliases_missing",
@@ -136,20 +148,29 @@ static int metrics_text(const struct tool *t, struct strbuf *sb)
 			       "Lines of the alias table that bind nothing (see diskalias check).");
 	if (r >= 0)
 		r = add_sample(sb, "diskalias_table_problems", NULL, t->table_problems);
-	return r;
+	return r < 0 ? r : strbuf_spill(sb, fd, 0);
 }
 
-/* Replace @dir/TEXTFILE_NAME by @sb: a new file renamed over the old, as the collector asks. */
-static int write_textfile(const char *dir, const struct strbuf *sb)
+/*
+ * The metrics into @dir/TEXTFILE_NAME: a new file renamed over the old
+ * once whole, as the collector asks. 0, or -1 with a message.
+ */
+static int write_textfile(const struct tool *t, const char *dir)
 {
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r;
+	struct strbuf sb = STRBUF_INIT;
+	char *tmp = NULL;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd, r;
 
 	if (dfd < 0) {
 		errmsg("%s: %s", dir, strerror(errno));
 		return -1;
 	}
-	r = replace_file_at(dfd, TEXTFILE_NAME, sb->buf, sb->len, 0644, -1, -1, false);
+	fd = temp_file_at(dfd, TEXTFILE_NAME, &tmp);
+	r = fd < 0 ? fd : metrics_text(t, &sb, fd);
+	if (fd >= 0)
+		r = temp_file_commit(dfd, fd, tmp, TEXTFILE_NAME, 0644, -1, -1, false, r);
 	close(dfd);
+	strbuf_release(&sb);
 	if (r < 0) {
 		errmsg("%s/%s: %s", dir, TEXTFILE_NAME, strerror(-r));
 		return -1;
@@ -183,18 +204,13 @@ int cmd_metrics(struct tool *t, int argc, char **argv)
 		return usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
 	if (tool_load(t, NEED_MAP) < 0)
 		return EXIT_FAIL;
-	if (metrics_text(t, &sb) < 0) {
-		errmsg("out of memory");
-		r = EXIT_FAIL;
-	} else if (dir) {
-		r = write_textfile(dir, &sb) < 0 ? EXIT_FAIL : EXIT_OK;
-	} else if ((r = write_all(STDOUT_FILENO, sb.buf, sb.len)) < 0) {
-		if (r != -EPIPE)
-			errmsg("write error on standard output: %s", strerror(-r));
-		r = EXIT_FAIL;
-	} else {
-		r = EXIT_OK;
-	}
+	if (dir)
+		return write_textfile(t, dir) < 0 ? EXIT_FAIL : EXIT_OK;
+	r = metrics_text(t, &sb, STDOUT_FILENO);
 	strbuf_release(&sb);
-	return r;
+	if (r == -ENOMEM)
+		errmsg("out of memory");
+	else if (r < 0 && r != -EPIPE)
+		errmsg("write error on standard output: %s", strerror(-r));
+	return r < 0 ? EXIT_FAIL : EXIT_OK;
 }
