@@ -50,17 +50,6 @@
 /* The format's version is in its magic: a new format does not read an old file. */
 static const char devcache_magic[8] = "DADEV05";
 
-struct devcache_header {
-	char magic[8];
-	uint64_t seqnum, udev;
-	uint32_t id_max;  /* _DA_ID_MAX of the writer */
-	uint32_t details; /* the DA_SCAN_* its scan read */
-	uint32_t ndev;
-	uint32_t pad;
-	uint64_t nstrv; /* strings in lists, all devices together */
-	uint64_t len;	/* of the whole file */
-};
-
 /* Larger snapshots are not kept (a machine of a million block devices scans). */
 #define DEVCACHE_MAX_LEN (256UL << 20)
 
@@ -200,16 +189,9 @@ static int put_device(struct strbuf *sb, const struct da_device *d, uint64_t *ns
 	return 0;
 }
 
-/*
- * The file is written as it is made, 64 kB at a time: at 10,000 disks a
- * snapshot is 12 MB, which a command that just scanned should not hold
- * twice. Its header, counts and length known at the end, goes in last.
- */
-void devcache_write(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
-		    unsigned int details, const struct da_devlist *list)
+int devcache_image(const struct devcache_stamp *stamp, unsigned int details,
+		   const struct da_devlist *list, struct strbuf *sb, int fd)
 {
-	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
-	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_DEVICES);
 	struct devcache_header h = {
 		.seqnum = stamp->seqnum,
 		.udev = stamp->udev,
@@ -217,12 +199,52 @@ void devcache_write(const struct da_ctx *ctx, const struct devcache_stamp *stamp
 		.details = details,
 		.ndev = list->n,
 	};
-	struct strbuf sb = STRBUF_INIT;
+	size_t start = sb->len;
 	uint64_t len = sizeof(h);
+	int r;
+
+	if (list->n >= UINT32_MAX)
+		return -EFBIG;
+	memcpy(h.magic, devcache_magic, sizeof(h.magic));
+	r = put(sb, &h, sizeof(h));
+	for (size_t i = 0; r >= 0 && i < list->n; i++) {
+		size_t before = sb->len;
+
+		r = put_device(sb, list->v[i], &h.nstrv);
+		len += sb->len - before;
+		if (r >= 0 && len >= DEVCACHE_MAX_LEN)
+			r = -EFBIG;
+		if (r >= 0 && fd >= 0)
+			r = strbuf_spill(sb, fd, 64 << 10);
+	}
+	if (r >= 0 && fd >= 0)
+		r = strbuf_spill(sb, fd, 0);
+	if (r < 0)
+		return r;
+	/* The header, its counts and length known now, goes in last. */
+	h.len = len;
+	if (fd < 0)
+		memcpy(sb->buf + start, &h, sizeof(h));
+	else if (pwrite(fd, &h, sizeof(h), 0) != sizeof(h))
+		return -EIO;
+	return 0;
+}
+
+/*
+ * The file is written as it is made, 64 kB at a time: at 10,000 disks a
+ * snapshot is 12 MB, which a command that just scanned should not hold
+ * twice.
+ */
+void devcache_write(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
+		    unsigned int details, const struct da_devlist *list)
+{
+	_cleanup_free_ char *dir = da_ctx_path(ctx, DA_FILE_RUN_DIR);
+	_cleanup_free_ char *path = da_ctx_path(ctx, DA_FILE_DEVICES);
+	struct strbuf sb = STRBUF_INIT;
 	char *tmp = NULL;
 	int dfd, fd, r;
 
-	if (!dir || !path || list->n >= UINT32_MAX)
+	if (!dir || !path)
 		return;
 	/* Where run/ cannot be written, or is not the caller's own, there is no snapshot. */
 	dfd = open_private_dir(dir, true);
@@ -233,23 +255,7 @@ void devcache_write(const struct da_ctx *ctx, const struct devcache_stamp *stamp
 		close(dfd);
 		return;
 	}
-	memcpy(h.magic, devcache_magic, sizeof(h.magic));
-	r = put(&sb, &h, sizeof(h));
-	for (size_t i = 0; r >= 0 && i < list->n; i++) {
-		size_t before = sb.len;
-
-		r = put_device(&sb, list->v[i], &h.nstrv);
-		len += sb.len - before;
-		if (r >= 0 && len >= DEVCACHE_MAX_LEN)
-			r = -EFBIG;
-		if (r >= 0)
-			r = strbuf_spill(&sb, fd, 64 << 10);
-	}
-	if (r >= 0)
-		r = strbuf_spill(&sb, fd, 0);
-	h.len = len;
-	if (r >= 0 && pwrite(fd, &h, sizeof(h), 0) != sizeof(h))
-		r = -EIO;
+	r = devcache_image(stamp, details, list, &sb, fd);
 	temp_file_commit(dfd, fd, tmp, path_basename(path), 0644, -1, -1, false, r < 0 ? r : 0);
 	strbuf_release(&sb);
 	close(dfd);
@@ -351,12 +357,8 @@ static bool has_array(const struct da_devlist *l)
 	return false;
 }
 
-/*
- * The list in snapshot @map (@len bytes, handed over) if it was made at
- * @stamp with at least @details read: 1, 0, -ENOMEM.
- */
-static int parse(void *map, size_t len, const struct devcache_stamp *stamp, unsigned int details,
-		 struct da_devlist **ret_list)
+int devcache_parse(void *map, size_t len, const struct devcache_stamp *stamp, unsigned int details,
+		   struct da_devlist **ret_list)
 {
 	struct reader rd = { .p = map, .end = (char *)map + len };
 	struct devcache_header h;
@@ -451,5 +453,5 @@ int devcache_read(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
 		return -ENOMEM;
 	map = map_private_file(dir, path_basename(path), sizeof(struct devcache_header),
 			       DEVCACHE_MAX_LEN, &len);
-	return map ? parse(map, len, stamp, details, ret_list) : 0;
+	return map ? devcache_parse(map, len, stamp, details, ret_list) : 0;
 }

@@ -206,6 +206,18 @@ struct devcache_stamp {
 	uint64_t udev;	 /* udev's database and /dev/disk links: their directories' times */
 };
 
+/* A snapshot file (devcache.c) starts with this; a device's records follow. */
+struct devcache_header {
+	char magic[8];
+	uint64_t seqnum, udev;
+	uint32_t id_max;  /* _DA_ID_MAX of the writer */
+	uint32_t details; /* the DA_SCAN_* its scan read */
+	uint32_t ndev;
+	uint32_t pad;
+	uint64_t nstrv; /* strings in lists, all devices together */
+	uint64_t len;	/* of the whole file */
+};
+
 /* Read @ctx's stamp: 0, or -ENOENT where there is nothing to check a snapshot by. */
 int devcache_stamp(const struct da_ctx *ctx, struct devcache_stamp *ret);
 /*
@@ -214,6 +226,20 @@ int devcache_stamp(const struct da_ctx *ctx, struct devcache_stamp *ret);
  */
 int devcache_read(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
 		  unsigned int details, struct da_devlist **ret_list);
+/*
+ * The snapshot of @list, made at @stamp reading @details, added to @sb and
+ * written out to @fd as it is made; with @fd -1, kept whole in @sb. 0 or
+ * -errno.
+ */
+int devcache_image(const struct devcache_stamp *stamp, unsigned int details,
+		   const struct da_devlist *list, struct strbuf *sb, int fd);
+/*
+ * The list in snapshot @map (@len bytes, mapped, handed over: unmapped
+ * with the list, or at once) if it was made at @stamp with at least
+ * @details read: 1 and *ret_list, 0 when it is not to be used, -ENOMEM.
+ */
+int devcache_parse(void *map, size_t len, const struct devcache_stamp *stamp, unsigned int details,
+		   struct da_devlist **ret_list);
 /* Keep @list as @ctx's snapshot, made at @stamp reading @details; best effort, as a cache is. */
 void devcache_write(const struct da_ctx *ctx, const struct devcache_stamp *stamp,
 		    unsigned int details, const struct da_devlist *list);
