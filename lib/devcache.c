@@ -48,7 +48,7 @@
 #include "device.h"
 
 /* The format's version is in its magic: a new format does not read an old file. */
-static const char devcache_magic[8] = "DADEV05";
+static const char devcache_magic[8] = "DADEV06";
 
 /* Larger snapshots are not kept (a machine of a million block devices scans). */
 #define DEVCACHE_MAX_LEN (256UL << 20)
@@ -89,7 +89,9 @@ int devcache_stamp(const struct da_ctx *ctx, struct devcache_stamp *ret)
  * into its text, each string once and none that ends one already there
  * (device.c's packer), so that the devices read back point into the file
  * itself: at 10,000 SAS disks the file is a third smaller than with each
- * string on its own.
+ * string on its own. The records come first, the texts after them from a
+ * page of their own: once the records are read, their pages are unmapped
+ * (a third of the file), and only the texts the devices point into stay.
  */
 
 #define NO_STRING UINT32_MAX
@@ -133,8 +135,23 @@ static int put(struct strbuf *sb, const void *p, size_t n)
 	return strbuf_add(sb, p, n);
 }
 
-/* A device: its record, its lists' offsets, its text. get_device() reads the same order. */
-static int put_device(struct strbuf *sb, const struct da_device *d, uint64_t *nstrv)
+/* The bytes of the record of @d and its lists' offsets; 0 when it has more names than a device can.
+ */
+static size_t record_len(const struct da_device *d)
+{
+	size_t nlist = 0;
+
+	for (unsigned int k = 0; k < _DEV_LIST_MAX; k++)
+		nlist += device_list(d, k).n;
+	return nlist > UINT16_MAX ? 0 : sizeof(struct snap_device) + nlist * sizeof(uint32_t);
+}
+
+/*
+ * A device: its record and its lists' offsets into @sb, its text into
+ * @text. get_device() reads the same order.
+ */
+static int put_device(struct strbuf *sb, struct strbuf *text_sb, const struct da_device *d,
+		      uint64_t *nstrv)
 {
 	struct snap_device rec = {
 		.major = d->major,
@@ -164,14 +181,14 @@ static int put_device(struct strbuf *sb, const struct da_device *d, uint64_t *ns
 	count.text = NULL;
 	place = count;
 	place_device(&count, d, rec.lend, lists, strs);
-	if (count.bytes >= NO_STRING ||
-	    strbuf_grow(sb, sizeof(rec) + nlist * 4 + count.bytes) < 0) {
+	if (count.bytes >= NO_STRING || strbuf_grow(sb, sizeof(rec) + nlist * 4) < 0 ||
+	    strbuf_grow(text_sb, count.bytes) < 0) {
 		free(lists);
 		return count.bytes >= NO_STRING ? -EFBIG : -ENOMEM;
 	}
 	rec.text = count.bytes;
 	at = sb->len;
-	text = sb->buf + at + sizeof(rec) + nlist * sizeof(uint32_t);
+	text = text_sb->buf + text_sb->len;
 	place.text = text;
 	place_device(&place, d, rec.lend, lists, strs);
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
@@ -182,10 +199,30 @@ static int put_device(struct strbuf *sb, const struct da_device *d, uint64_t *ns
 
 		memcpy(sb->buf + at + sizeof(rec) + i * sizeof(off), &off, sizeof(off));
 	}
-	sb->len = at + sizeof(rec) + nlist * sizeof(uint32_t) + count.bytes;
+	sb->len = at + sizeof(rec) + nlist * sizeof(uint32_t);
 	sb->buf[sb->len] = '\0';
+	text_sb->len += count.bytes;
+	text_sb->buf[text_sb->len] = '\0';
 	*nstrv += nlist;
 	free(lists);
+	return 0;
+}
+
+/* What @sb holds, written to @fd at *@pos once it holds @at_least bytes (0: whatever it holds). */
+static int spill_at(struct strbuf *sb, int fd, uint64_t *pos, size_t at_least)
+{
+	for (size_t done = 0; sb->len && sb->len >= at_least && done < sb->len;) {
+		ssize_t n = pwrite(fd, sb->buf + done, sb->len - done, *pos);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += n;
+		*pos += n;
+		if (done == sb->len)
+			strbuf_reset(sb);
+	}
 	return 0;
 }
 
@@ -199,30 +236,58 @@ int devcache_image(const struct devcache_stamp *stamp, unsigned int details,
 		.details = details,
 		.ndev = list->n,
 	};
+	long page = sysconf(_SC_PAGESIZE);
+	struct strbuf text = STRBUF_INIT;
+	uint64_t rec_pos = 0, text_pos;
 	size_t start = sb->len;
-	uint64_t len = sizeof(h);
-	int r;
+	int r = 0;
 
 	if (list->n >= UINT32_MAX)
 		return -EFBIG;
+	/* Where the texts start: after every record, on a page of their own. */
+	h.text_at = sizeof(h);
+	for (size_t i = 0; i < list->n; i++) {
+		size_t n = record_len(list->v[i]);
+
+		if (!n)
+			return -EFBIG;
+		h.text_at += n;
+	}
+	if (page > 0)
+		h.text_at = (h.text_at + page - 1) / page * page;
+	text_pos = h.text_at;
 	memcpy(h.magic, devcache_magic, sizeof(h.magic));
 	r = put(sb, &h, sizeof(h));
 	for (size_t i = 0; r >= 0 && i < list->n; i++) {
-		size_t before = sb->len;
-
-		r = put_device(sb, list->v[i], &h.nstrv);
-		len += sb->len - before;
-		if (r >= 0 && len >= DEVCACHE_MAX_LEN)
+		r = put_device(sb, &text, list->v[i], &h.nstrv);
+		if (r >= 0 && text_pos + text.len >= DEVCACHE_MAX_LEN)
 			r = -EFBIG;
 		if (r >= 0 && fd >= 0)
-			r = strbuf_spill(sb, fd, 64 << 10);
+			r = spill_at(sb, fd, &rec_pos, 64 << 10);
+		if (r >= 0 && fd >= 0)
+			r = spill_at(&text, fd, &text_pos, 64 << 10);
 	}
 	if (r >= 0 && fd >= 0)
-		r = strbuf_spill(sb, fd, 0);
+		r = spill_at(sb, fd, &rec_pos, 0);
+	if (r >= 0 && fd >= 0)
+		r = spill_at(&text, fd, &text_pos, 0);
+	/* In memory: the records, zeros up to the texts, the texts. */
+	if (r >= 0 && fd < 0) {
+		size_t pad = h.text_at - (sb->len - start);
+
+		r = strbuf_grow(sb, pad);
+		if (r >= 0) {
+			memset(sb->buf + sb->len, 0, pad);
+			sb->len += pad;
+			r = put(sb, text.buf, text.len);
+		}
+		text_pos = sb->len - start;
+	}
+	strbuf_release(&text);
 	if (r < 0)
 		return r;
 	/* The header, its counts and length known now, goes in last. */
-	h.len = len;
+	h.len = text_pos;
 	if (fd < 0)
 		memcpy(sb->buf + start, &h, sizeof(h));
 	else if (pwrite(fd, &h, sizeof(h), 0) != sizeof(h))
@@ -269,8 +334,9 @@ void devcache_write(const struct da_ctx *ctx, const struct devcache_stamp *stamp
  */
 
 struct reader {
-	const char *p, *end;
-	char **strv; /* the next free pointers of the lists' block */
+	const char *p, *end;	     /* the records */
+	const char *text, *text_end; /* the texts, one device's after another's */
+	char **strv;		     /* the next free pointers of the lists' block */
 	size_t strv_left;
 };
 
@@ -308,10 +374,11 @@ static bool get_device(struct reader *rd, struct da_devlist *l, struct da_device
 	offs = rd->p;
 	if (nlist > rd->strv_left || (size_t)(rd->end - offs) / sizeof(uint32_t) < nlist)
 		return false;
-	text = offs + nlist * sizeof(uint32_t);
-	if (!rec.text || (size_t)(rd->end - text) < rec.text || text[rec.text - 1])
+	rd->p = offs + nlist * sizeof(uint32_t);
+	text = rd->text;
+	if (!rec.text || (size_t)(rd->text_end - text) < rec.text || text[rec.text - 1])
 		return false;
-	rd->p = text + rec.text;
+	rd->text = text + rec.text;
 	d->major = rec.major;
 	d->minor = rec.minor;
 	d->devtype = rec.devtype;
@@ -361,6 +428,7 @@ int devcache_parse(void *map, size_t len, const struct devcache_stamp *stamp, un
 		   struct da_devlist **ret_list)
 {
 	struct reader rd = { .p = map, .end = (char *)map + len };
+	long page = sysconf(_SC_PAGESIZE);
 	struct devcache_header h;
 	struct da_devlist *l;
 	bool ok = true;
@@ -369,10 +437,13 @@ int devcache_parse(void *map, size_t len, const struct devcache_stamp *stamp, un
 	if (!get(&rd, &h, sizeof(h)) || memcmp(h.magic, devcache_magic, sizeof(h.magic)) ||
 	    h.seqnum != stamp->seqnum || h.udev != stamp->udev || h.id_max != _DA_ID_MAX ||
 	    (h.details & details) != details || h.len != len || h.ndev > len / 8 ||
-	    h.nstrv > len / 8) {
+	    h.nstrv > len / 8 || h.text_at < sizeof(h) || h.text_at > len) {
 		munmap(map, len);
 		return 0;
 	}
+	rd.end = (char *)map + h.text_at;
+	rd.text = rd.end;
+	rd.text_end = (char *)map + len;
 	r = da_devlist_new_empty(&l);
 	if (r < 0) {
 		munmap(map, len);
@@ -392,13 +463,22 @@ int devcache_parse(void *map, size_t len, const struct devcache_stamp *stamp, un
 		if (ok)
 			r = device_list_add(l, d);
 	}
-	if (r >= 0 && (!ok || rd.p != rd.end || rd.strv_left))
+	/* Between the records and the texts, zeros up to a page. */
+	while (ok && rd.p < rd.end)
+		ok = !*rd.p++;
+	if (r >= 0 && (!ok || rd.text != rd.text_end || rd.strv_left))
 		r = -EINVAL;
 	if (r >= 0 && (details & DA_SCAN_STACK) && has_array(l))
 		r = -EAGAIN;
 	if (r < 0) {
 		da_devlist_free(l);
 		return r == -ENOMEM ? r : 0;
+	}
+	/* The records are read: their pages go, the texts the devices point into stay. */
+	if (page > 0 && h.text_at % page == 0 && h.text_at < len) {
+		munmap(map, h.text_at);
+		l->snap_map = (char *)map + h.text_at;
+		l->snap_len = len - h.text_at;
 	}
 	*ret_list = l;
 	return 1;

@@ -214,8 +214,9 @@ struct devcache_header {
 	uint32_t details; /* the DA_SCAN_* its scan read */
 	uint32_t ndev;
 	uint32_t pad;
-	uint64_t nstrv; /* strings in lists, all devices together */
-	uint64_t len;	/* of the whole file */
+	uint64_t nstrv;	  /* strings in lists, all devices together */
+	uint64_t len;	  /* of the whole file */
+	uint64_t text_at; /* where the devices' texts start: a page after their records */
 };
 
 /* Read @ctx's stamp: 0, or -ENOENT where there is nothing to check a snapshot by. */
