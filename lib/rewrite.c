@@ -538,13 +538,21 @@ static int add_rename(struct builder *b, const struct da_rename *v, bool reverse
 		       : add_pattern(b, strdup(node), link, name, v->disk);
 }
 
-/* The names of @d, alias to kernel name: every alias and its /dev/disk/by-alias/ link. */
+/*
+ * The names of @d, alias to kernel name: every alias and its
+ * /dev/disk/by-alias/ link. A partition named by its disk's name has
+ * none of its own: the disk's patterns name it (bay07p1 is sdc1, as sdc1
+ * is bay07p1 the other way), which halves the table where every disk has
+ * two partitions.
+ */
 static int add_reverse(struct builder *b, const struct da_map *map, const struct da_device *d)
 {
-	const char *kname = NULL, *node = NULL, *name;
+	const char *kname = NULL, *node = NULL, *name = da_map_device_name(map, d, 0);
 	bool disk = da_device_devtype(d) == DA_DEV_DISK;
 	int r = 0;
 
+	if (!name || named_by_disk(map, d, name))
+		return 0;
 	for (size_t i = 0; r >= 0 && (name = da_map_device_name(map, d, i)); i++) {
 		if (!node && (!(node = keep(&b->strings, da_devnode(da_device_kname(d)))) ||
 			      !(kname = keep(&b->strings, strdup(da_device_kname(d))))))
