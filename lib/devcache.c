@@ -148,7 +148,7 @@ static size_t record_len(const struct da_device *d)
 
 /*
  * A device: its record and its lists' offsets into @sb, its text into
- * @text. get_device() reads the same order.
+ * @text_sb. get_device() reads the same order.
  */
 static int put_device(struct strbuf *sb, struct strbuf *text_sb, const struct da_device *d,
 		      uint64_t *nstrv)

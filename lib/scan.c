@@ -724,8 +724,10 @@ static int scan_sysfs(struct da_ctx *ctx, const struct scan_want *want, struct d
 			d->parent = up ? hashmap_get(&l->bykname, path_basename(up)) : NULL;
 			if (d->parent) {
 				d->removable = d->parent->removable;
-				/* Its place is its disk's and its name: not kept, a tenth of the
-				 * scan's memory. */
+				/*
+				 * Its place is its disk's and its name: not
+				 * kept (a tenth of the scan's memory).
+				 */
 				free(d->syspath);
 				d->syspath = NULL;
 			}
