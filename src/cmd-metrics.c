@@ -109,7 +109,7 @@ static int add_disk_info(struct strbuf *sb, int fd, const struct tool *t)
 
 /*
  * The metrics, written to @fd through @sb as they are made: at 10,000
- * aliases they are 4 MB, which need not be held whole. 0, -ENOMEM or the
+ * aliases they are 6 MB, which need not be held whole. 0, -ENOMEM or the
  * write's -errno.
  */
 static int metrics_text(const struct tool *t, struct strbuf *sb, int fd)
