@@ -5,10 +5,12 @@
  * tests/fixtures/mixed. The input spoils the snapshot of its scan: each 5
  * bytes are a place (4 bytes, taken modulo the file's length) and a byte
  * XORed into it; a first byte of 1 first cuts the file short where the
- * next 4 bytes say, its header's length set to match. A snapshot read back unchanged holds every
- * device, string and list of the scan; a spoiled one is refused or read
- * without reading a byte outside the file (ASan and UBSan watch), and every
- * string of every device it gives ends inside it.
+ * next 4 bytes say, its header's length set to match. A snapshot read back
+ * unchanged holds every device, string and list of the scan; a spoiled one
+ * is refused or read without a byte outside it (ASan and UBSan watch), and
+ * every string of every device it gives starts and ends inside the part of
+ * the file that stays mapped (checked here: ASan sees past a mapping only
+ * at its page's end).
  *
  * Runs like the other targets: under libFuzzer, or on a corpus and its
  * deterministic mutations through fuzz-main.c (the fuzz-smoke suite).
@@ -32,8 +34,24 @@ static const struct devcache_stamp stamp = { .seqnum = 4711, .udev = 0x5eed };
 static struct strbuf image = STRBUF_INIT;
 static struct strbuf want = STRBUF_INIT;
 
-static void add_str(struct strbuf *sb, const char *what, const char *s)
+/*
+ * A snapshot's string must start and end (its NUL) inside the part of the
+ * file its list @l still maps (no @l: not checked): a mapping is only
+ * caught by ASan past its page.
+ */
+static void check_inside(const struct da_devlist *l, const char *s)
 {
+	const char *start = l ? l->snap_map : NULL, *end = start ? start + l->snap_len : NULL;
+
+	if (s && l && l->snap_map && (s < start || s >= end || !memchr(s, '\0', end - s))) {
+		fprintf(stderr, "fuzz-snapshot: a string outside the snapshot\n");
+		abort();
+	}
+}
+
+static void add_str(const struct da_devlist *l, struct strbuf *sb, const char *what, const char *s)
+{
+	check_inside(l, s);
 	if (strbuf_addf(sb, " %s=%s", what, s ? s : "(none)") < 0)
 		abort();
 }
@@ -47,25 +65,28 @@ static void dump(const struct da_devlist *l, struct strbuf *sb)
 		if (strbuf_addf(sb, "%zu %u:%u %d p%u %" PRIu64 " %d%d", d->pos, d->major, d->minor,
 				d->devtype, d->partno, d->size, d->removable, d->ro) < 0)
 			abort();
-		add_str(sb, "kname", d->kname);
-		add_str(sb, "parent", d->parent ? d->parent->kname : NULL);
-		add_str(sb, "type", d->type);
-		add_str(sb, "tran", d->tran);
-		add_str(sb, "syspath", d->syspath);
-		add_str(sb, "model", d->model);
-		add_str(sb, "serial", d->serial);
-		add_str(sb, "wwn", d->wwn);
-		add_str(sb, "dm", d->dm_name);
-		add_str(sb, "hctl", d->hctl);
-		add_str(sb, "ata", d->ata);
-		add_str(sb, "path", d->id_path);
-		add_str(sb, "md", d->md_devname);
+		add_str(l, sb, "kname", d->kname);
+		add_str(l, sb, "parent", d->parent ? d->parent->kname : NULL);
+		/* Type and transport are device.c's static names, not the file's. */
+		add_str(NULL, sb, "type", d->type);
+		add_str(NULL, sb, "tran", d->tran);
+		add_str(l, sb, "syspath", d->syspath);
+		add_str(l, sb, "model", d->model);
+		add_str(l, sb, "serial", d->serial);
+		add_str(l, sb, "wwn", d->wwn);
+		add_str(l, sb, "dm", d->dm_name);
+		add_str(l, sb, "hctl", d->hctl);
+		add_str(l, sb, "ata", d->ata);
+		add_str(l, sb, "path", d->id_path);
+		add_str(l, sb, "md", d->md_devname);
 		for (unsigned int k = 0; k < _DEV_LIST_MAX; k++) {
 			struct strv v = device_list(d, k);
 
-			for (size_t j = 0; j < v.n; j++)
+			for (size_t j = 0; j < v.n; j++) {
+				check_inside(l, v.v[j]);
 				if (strbuf_addf(sb, " [%u]%s", k, v.v[j]) < 0)
 					abort();
+			}
 		}
 		if (strbuf_addstr(sb, "\n") < 0)
 			abort();
@@ -137,7 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		return 0;
 	}
-	/* Every string is read to its end: ASan tells one that runs past the file. */
+	/* Every string is read to its end, and checked to lie inside the file. */
 	dump(l, &got);
 	if (!spoiled && (got.len != want.len || memcmp(got.buf, want.buf, got.len) != 0)) {
 		fprintf(stderr, "fuzz-snapshot: the snapshot read back differs from its scan\n");
