@@ -744,15 +744,6 @@ DA_EXPORT struct da_device *da_devlist_find_link(const struct da_devlist *l, con
 	return NULL;
 }
 
-char *device_syspath(const struct da_device *d)
-{
-	if (d->syspath)
-		return strdup(d->syspath);
-	if (d->devtype == DA_DEV_PART && d->parent && d->parent->syspath)
-		return strjoin(d->parent->syspath, "/", d->kname, NULL);
-	return NULL;
-}
-
 size_t da_device_pos(const struct da_device *d)
 {
 	return d->pos;

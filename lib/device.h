@@ -146,11 +146,6 @@ int device_take(struct da_device *d, unsigned int k, char *s);
 int device_push(struct da_device *d, unsigned int k, const char *s);
 /* Append @d to @l and index it by kernel name. Returns 0 or -ENOMEM (@d may then be in l->v). */
 int device_list_add(struct da_devlist *l, struct da_device *d);
-/*
- * @d's directory under sys/devices, a partition's from its disk's: a new
- * string, or NULL where it has none (or on -ENOMEM, when it has).
- */
-char *device_syspath(const struct da_device *d);
 /* The static string equal to @s among the type and transport names a device uses, else NULL. */
 const char *device_static_name(const char *s);
 /* Devices in lsblk's order: disks by major and minor, each followed by its partitions. */

@@ -316,16 +316,18 @@ DA_EXPORT int da_udev_boot_env(const struct da_ctx *ctx, const struct da_device 
 			       char ***ret_env, char **ret_key)
 {
 	_cleanup_free_ char *top = da_ctx_sys(ctx, "devices"), *id_wwn = NULL;
-	_cleanup_free_ char *syspath = device_syspath(dev);
 	const struct da_device *disk = dev->devtype == DA_DEV_PART ? dev->parent : dev;
 	const char *wwn = disk ? disk->wwn : NULL;
 	bool part = dev != disk;
+	/* A scanned partition keeps no path: it is its disk's and its name. */
+	const char *syspath = dev->syspath ?: (part && disk ? disk->syspath : NULL);
+	const char *below = dev->syspath ? "" : dev->kname;
 	struct strv env = {};
 	unsigned long long seq;
 	size_t toplen;
 	int r = 0;
 
-	if (!top || (!syspath && (dev->syspath || dev->parent)))
+	if (!top)
 		return -ENOMEM;
 	toplen = strlen(top);
 	/*
@@ -355,7 +357,8 @@ DA_EXPORT int da_udev_boot_env(const struct da_ctx *ctx, const struct da_device 
 	if (r >= 0)
 		r = strv_consume(&env, xasprintf("MINOR=%u", dev->minor));
 	if (r >= 0)
-		r = strv_consume(&env, xasprintf("DEVPATH=/devices%s", syspath + toplen));
+		r = strv_consume(&env, xasprintf("DEVPATH=/devices%s%s%s", syspath + toplen,
+						 *below ? "/" : "", below));
 	/* The kernel sends a partition's event without it: the rules read its disk's. */
 	if (r >= 0 && !part)
 		r = strv_consume(&env, xasprintf("DISKSEQ=%llu", seq));
