@@ -208,24 +208,6 @@ static int put_device(struct strbuf *sb, struct strbuf *text_sb, const struct da
 	return 0;
 }
 
-/* What @sb holds, written to @fd at *@pos once it holds @at_least bytes (0: whatever it holds). */
-static int spill_at(struct strbuf *sb, int fd, uint64_t *pos, size_t at_least)
-{
-	for (size_t done = 0; sb->len && sb->len >= at_least && done < sb->len;) {
-		ssize_t n = pwrite(fd, sb->buf + done, sb->len - done, *pos);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		done += n;
-		*pos += n;
-		if (done == sb->len)
-			strbuf_reset(sb);
-	}
-	return 0;
-}
-
 int devcache_image(const struct devcache_stamp *stamp, unsigned int details,
 		   const struct da_devlist *list, struct strbuf *sb, int fd)
 {
@@ -263,14 +245,14 @@ int devcache_image(const struct devcache_stamp *stamp, unsigned int details,
 		if (r >= 0 && text_pos + text.len >= DEVCACHE_MAX_LEN)
 			r = -EFBIG;
 		if (r >= 0 && fd >= 0)
-			r = spill_at(sb, fd, &rec_pos, 64 << 10);
+			r = strbuf_spill(sb, fd, &rec_pos, 64 << 10);
 		if (r >= 0 && fd >= 0)
-			r = spill_at(&text, fd, &text_pos, 64 << 10);
+			r = strbuf_spill(&text, fd, &text_pos, 64 << 10);
 	}
 	if (r >= 0 && fd >= 0)
-		r = spill_at(sb, fd, &rec_pos, 0);
+		r = strbuf_spill(sb, fd, &rec_pos, 0);
 	if (r >= 0 && fd >= 0)
-		r = spill_at(&text, fd, &text_pos, 0);
+		r = strbuf_spill(&text, fd, &text_pos, 0);
 	/* In memory: the records, zeros up to the texts, the texts. */
 	if (r >= 0 && fd < 0) {
 		size_t pad = h.text_at - (sb->len - start);

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "strbuf.h"
-#include "util.h"
 
 int strbuf_grow(struct strbuf *sb, size_t extra)
 {
@@ -92,12 +91,12 @@ void *array_grow(void *v, size_t n, size_t extra, size_t size)
 	return realloc(v, have * size);
 }
 
-int strbuf_spill(struct strbuf *sb, int fd, size_t at_least)
+int strbuf_spill(struct strbuf *sb, int fd, uint64_t *pos, size_t at_least)
 {
 	int r = 0;
 
 	if (sb->len && sb->len >= at_least) {
-		r = write_all(fd, sb->buf, sb->len);
+		r = write_all_at(fd, sb->buf, sb->len, pos);
 		strbuf_reset(sb);
 	}
 	return r;

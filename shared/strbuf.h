@@ -52,9 +52,10 @@ int strbuf_addf(struct strbuf *sb, const char *fmt, ...) _printf_(2, 3);
 /*
  * Write what @sb holds to @fd and empty it, once it holds @at_least bytes
  * (0: whatever it holds): a long output in pieces, not whole in memory.
- * 0 or -errno (@sb emptied all the same).
+ * With @pos, at that offset of @fd, advanced past what is written. 0 or
+ * -errno (@sb emptied all the same).
  */
-int strbuf_spill(struct strbuf *sb, int fd, size_t at_least);
+int strbuf_spill(struct strbuf *sb, int fd, uint64_t *pos, size_t at_least);
 /* Empty again, keeping the memory for what comes next. */
 void strbuf_reset(struct strbuf *sb);
 /* The bytes (an empty string when none, NULL only when that cannot be had); length in *@ret_len. */

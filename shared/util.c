@@ -545,20 +545,27 @@ int mkdir_p(char *dir)
 }
 
 /* Write all @len bytes of @buf to @fd, through short writes and EINTR. */
-int write_all(int fd, const char *buf, size_t len)
+int write_all_at(int fd, const char *buf, size_t len, uint64_t *pos)
 {
 	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
+		ssize_t n = pos ? pwrite(fd, buf, len, *pos) : write(fd, buf, len);
 
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
+		if (pos)
+			*pos += n;
 		buf += n;
 		len -= n;
 	}
 	return 0;
+}
+
+int write_all(int fd, const char *buf, size_t len)
+{
+	return write_all_at(fd, buf, len, NULL);
 }
 
 int open_private_dir(char *dir, bool create)

@@ -138,6 +138,8 @@ size_t utf8_seq_len(const unsigned char *s, size_t len);
 char *utf8_replace_invalid(const char *s);
 /* As read_file(), from an open file descriptor (which stays open). */
 int read_fd(int fd, char **ret_buf, size_t *ret_len);
+/* As write_all(), at offset *@pos of @fd, advanced by what is written (no @pos: write_all()). */
+int write_all_at(int fd, const char *buf, size_t len, uint64_t *pos);
 int write_all(int fd, const char *buf, size_t len);
 /* Read a small attribute file, trailing white space removed; NULL when absent or empty. */
 char *read_attr(const char *dir, const char *name);

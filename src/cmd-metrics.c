@@ -102,7 +102,7 @@ static int add_disk_info(struct strbuf *sb, int fd, const struct tool *t)
 		}
 		strbuf_release(&all);
 		if (r >= 0)
-			r = strbuf_spill(sb, fd, SPILL_AT);
+			r = strbuf_spill(sb, fd, NULL, SPILL_AT);
 	}
 	return r;
 }
@@ -131,7 +131,7 @@ static int metrics_text(const struct tool *t, struct strbuf *sb, int fd)
 		ambiguous += state == DA_ALIAS_AMBIGUOUS;
 		r = add_sample(sb, "diskalias_alias_present", labels, state == DA_ALIAS_PRESENT);
 		if (r >= 0)
-			r = strbuf_spill(sb, fd, SPILL_AT);
+			r = strbuf_spill(sb, fd, NULL, SPILL_AT);
 	}
 	if (r >= 0)
 		r = add_family(sb, "diskalias_aliases_missing",
@@ -148,7 +148,7 @@ static int metrics_text(const struct tool *t, struct strbuf *sb, int fd)
 			       "Lines of the alias table that bind nothing (see diskalias check).");
 	if (r >= 0)
 		r = add_sample(sb, "diskalias_table_problems", NULL, t->table_problems);
-	return r < 0 ? r : strbuf_spill(sb, fd, 0);
+	return r < 0 ? r : strbuf_spill(sb, fd, NULL, 0);
 }
 
 /*
