@@ -109,8 +109,8 @@ struct snap_device {
 
 /*
  * Place every string of @d with @p: its lists' into @lists (list k from
- * lend[k - 1]), the links first as device_pack() does; then its fields
- * into @strs, in the order get_device() reads them.
+ * lend[k - 1]), in device_pack()'s order; then its fields into @strs, in
+ * the order get_device() reads them.
  */
 static void place_device(struct packer *p, const struct da_device *d, const uint16_t *lend,
 			 const char **lists, const char **strs)
@@ -120,7 +120,7 @@ static void place_device(struct packer *p, const struct da_device *d, const uint
 				       d->id_path, d->md_devname, d->type,  d->tran };
 
 	for (unsigned int j = 0; j < _DEV_LIST_MAX; j++) {
-		unsigned int k = j ? j - 1 : DEV_LINKS;
+		unsigned int k = device_place_order(j);
 		struct strv v = device_list(d, k);
 
 		for (size_t i = 0; i < v.n; i++)
@@ -135,15 +135,18 @@ static int put(struct strbuf *sb, const void *p, size_t n)
 	return strbuf_add(sb, p, n);
 }
 
-/* The bytes of the record of @d and its lists' offsets; 0 when it has more names than a device can.
- */
-static size_t record_len(const struct da_device *d)
+/* Where each list of @d ends among all its names, in @lend: their count, or -EFBIG past 16 bits. */
+static ssize_t list_ends(const struct da_device *d, uint16_t *lend)
 {
 	size_t nlist = 0;
 
-	for (unsigned int k = 0; k < _DEV_LIST_MAX; k++)
+	for (unsigned int k = 0; k < _DEV_LIST_MAX; k++) {
 		nlist += device_list(d, k).n;
-	return nlist > UINT16_MAX ? 0 : sizeof(struct snap_device) + nlist * sizeof(uint32_t);
+		if (nlist > UINT16_MAX)
+			return -EFBIG;
+		lend[k] = nlist;
+	}
+	return nlist;
 }
 
 /*
@@ -162,18 +165,15 @@ static int put_device(struct strbuf *sb, struct strbuf *text_sb, const struct da
 		.parent = d->parent ? d->parent->pos + 1 : 0,
 		.size = d->size,
 	};
+	ssize_t nlist = list_ends(d, rec.lend);
 	struct packer count, place;
 	const char **lists;
 	const char *strs[ARRAY_SIZE(rec.strs)];
-	size_t nlist = 0, at;
+	size_t at;
 	char *text;
 
-	for (unsigned int k = 0; k < _DEV_LIST_MAX; k++) {
-		nlist += device_list(d, k).n;
-		if (nlist > UINT16_MAX)
-			return -EFBIG;
-		rec.lend[k] = nlist;
-	}
+	if (nlist < 0)
+		return nlist;
 	lists = malloc((nlist + 1) * sizeof(*lists));
 	if (!lists)
 		return -ENOMEM;
@@ -194,7 +194,7 @@ static int put_device(struct strbuf *sb, struct strbuf *text_sb, const struct da
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
 		rec.strs[i] = strs[i] ? (uint32_t)(strs[i] - text) : NO_STRING;
 	memcpy(sb->buf + at, &rec, sizeof(rec));
-	for (size_t i = 0; i < nlist; i++) {
+	for (ssize_t i = 0; i < nlist; i++) {
 		uint32_t off = lists[i] - text;
 
 		memcpy(sb->buf + at + sizeof(rec) + i * sizeof(off), &off, sizeof(off));
@@ -229,11 +229,12 @@ int devcache_image(const struct devcache_stamp *stamp, unsigned int details,
 	/* Where the texts start: after every record, on a page of their own. */
 	h.text_at = sizeof(h);
 	for (size_t i = 0; i < list->n; i++) {
-		size_t n = record_len(list->v[i]);
+		uint16_t lend[_DEV_LIST_MAX];
+		ssize_t n = list_ends(list->v[i], lend);
 
-		if (!n)
-			return -EFBIG;
-		h.text_at += n;
+		if (n < 0)
+			return n;
+		h.text_at += sizeof(struct snap_device) + n * sizeof(uint32_t);
 	}
 	if (page > 0)
 		h.text_at = (h.text_at + page - 1) / page * page;

@@ -67,18 +67,13 @@ static void pack_string(struct packer *p, char **sp)
 	}
 }
 
-/*
- * Place every string of @d with @p. The links come first: their names end
- * the identities' values and the fields' ("by-id/wwn-0x5000..." holds the
- * WWN "0x5000...").
- */
+/* Place every string of @d with @p: its lists' (device_place_order()), then its fields'. */
 static void pack_all(struct da_device *d, struct packer *p)
 {
 	char **strs[] = DEVICE_STRS(d);
 
-	_Static_assert(DEV_LINKS == _DEV_LIST_MAX - 1, "the links are the last list");
 	for (unsigned int j = 0; d->edit && j < _DEV_LIST_MAX; j++) {
-		struct strv *v = &d->edit[j ? j - 1 : DEV_LINKS];
+		struct strv *v = &d->edit[device_place_order(j)];
 
 		for (size_t i = 0; i < v->n; i++)
 			pack_string(p, &v->v[i]);
@@ -614,9 +609,8 @@ int device_list_add(struct da_devlist *l, struct da_device *d)
 /* @d is a holder of each of its slaves. */
 int device_add_holders(struct da_devlist *l, struct da_device *d)
 {
-	int r = 0;
-
 	struct strv slaves = device_list(d, DEV_SLAVES);
+	int r = 0;
 
 	for (size_t i = 0; r >= 0 && i < slaves.n; i++) {
 		struct da_device *s = hashmap_get(&l->bykname, slaves.v[i]);

@@ -80,6 +80,17 @@ static inline struct strv device_list(const struct da_device *d, unsigned int k)
 	return (struct strv){ .v = d->lv ? d->lv + start : NULL, .n = d->lend[k] - start };
 }
 
+/*
+ * The list a packer places @j-th: the links first, as their names end the
+ * identities' values and the fields' ("by-id/wwn-0x5000..." holds the WWN
+ * "0x5000..."), then the others in their order.
+ */
+static inline unsigned int device_place_order(unsigned int j)
+{
+	_Static_assert(DEV_LINKS == _DEV_LIST_MAX - 1, "the links are the last list");
+	return j ? j - 1 : DEV_LINKS;
+}
+
 /* Whether list @k of @d holds @s. */
 static inline bool device_list_has(const struct da_device *d, unsigned int k, const char *s)
 {
