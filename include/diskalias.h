@@ -393,6 +393,8 @@ struct da_device *da_devlist_find_devnum(const struct da_devlist *list, unsigned
  * a user writes it, "/dev/disk/by-id/wwn-0x..."), or NULL.
  */
 struct da_device *da_devlist_find_link(const struct da_devlist *list, const char *link);
+/* The place of @dev in its list: da_devlist_get(list, da_device_pos(dev)) is @dev. */
+size_t da_device_pos(const struct da_device *dev);
 
 const char *da_device_kname(const struct da_device *dev);
 unsigned int da_device_major(const struct da_device *dev);

@@ -738,7 +738,7 @@ DA_EXPORT struct da_device *da_devlist_find_link(const struct da_devlist *l, con
 	return NULL;
 }
 
-size_t da_device_pos(const struct da_device *d)
+DA_EXPORT size_t da_device_pos(const struct da_device *d)
 {
 	return d->pos;
 }

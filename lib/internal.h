@@ -107,8 +107,6 @@ char *da_identity_problem(const char *text, bool *ret_oom);
  * properties). The list owns its devices; @parent must be in the list.
  */
 int da_devlist_new_empty(struct da_devlist **ret_list);
-/* The place of @d in its list (da_devlist_get(list, pos) is @d). */
-size_t da_device_pos(const struct da_device *d);
 int da_device_set_devpath(struct da_device *d, const char *devpath);
 const char *da_device_md_devname(const struct da_device *d);
 int da_devlist_add_device(struct da_devlist *l, const char *kname, unsigned int major,

@@ -6,7 +6,6 @@
 #include <strings.h>
 #include <libsmartcols.h>
 
-#include "hashmap.h"
 #include "tool.h"
 
 enum {
@@ -366,31 +365,14 @@ struct tree {
 	const struct list_opts *o;
 	struct libscols_table *tb;
 	size_t *parts; /* by device index: how many partitions follow it in the list */
-	/*
-	 * Kernel name -> 1 + index in the list, made when first asked: only
-	 * stacked devices and --inverse ask, and at 30,000 devices it is 1.5 MB.
-	 */
-	struct hashmap index;
-	bool indexed, no_memory;
 };
 
-/* The index in the list of the device named @name, or -1 when there is none (or no memory). */
-static ssize_t device_index(struct tree *tr, const char *name)
+/* The index in the list of the device named @name, or -1 when there is none. */
+static ssize_t device_index(const struct tree *tr, const char *name)
 {
-	const struct da_devlist *list = tr->t->list;
-	size_t n = da_devlist_count(list);
+	const struct da_device *d = da_devlist_find_kname(tr->t->list, name);
 
-	if (!tr->indexed) {
-		/* hashmap_put() cannot fail once the room is reserved. */
-		tr->no_memory = hashmap_reserve(&tr->index, n) < 0;
-		if (tr->no_memory)
-			return -1;
-		for (size_t i = 0; i < n; i++)
-			hashmap_put(&tr->index, da_device_kname(da_devlist_get(list, i)),
-				    (void *)(uintptr_t)(i + 1));
-		tr->indexed = true;
-	}
-	return (ssize_t)(uintptr_t)hashmap_get(&tr->index, name) - 1;
+	return d ? (ssize_t)da_device_pos(d) : -1;
 }
 
 /*
@@ -432,7 +414,7 @@ static int add_device(struct tree *tr, struct libscols_line *parent, size_t i, i
 }
 
 /* Whether device @d starts a tree: it is made of nothing shown (--inverse: nothing is made of it). */
-static bool tree_top(struct tree *tr, size_t i)
+static bool tree_top(const struct tree *tr, size_t i)
 {
 	const struct da_devlist *list = tr->t->list;
 	const struct da_device *d = da_devlist_get(list, i);
@@ -483,7 +465,6 @@ static int fill_table(struct tool *t, const struct list_opts *o, struct libscols
 	_cleanup_free_ size_t *disks = calloc(n + 1, sizeof(*disks));
 	int r = 0;
 
-	hashmap_init(&tr.index, false);
 	if (!tr.parts || !disks)
 		r = -1;
 	/* Partitions follow their disk in the list. */
@@ -501,8 +482,7 @@ static int fill_table(struct tool *t, const struct list_opts *o, struct libscols
 			if (shown(da_devlist_get(t->list, i), o) && tree_top(&tr, i))
 				r = add_device(&tr, NULL, i, 0);
 	free(tr.parts);
-	hashmap_free(&tr.index);
-	if (r < 0 || tr.no_memory)
+	if (r < 0)
 		return -1;
 	for (size_t i = 0; i < da_table_count(t->table); i++) {
 		enum da_alias_state s = da_map_alias_state(t->map, i, NULL);
