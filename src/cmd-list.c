@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <libsmartcols.h>
 
 #include "tool.h"
@@ -360,10 +361,33 @@ static bool shown(const struct da_device *d, const struct list_opts *o)
 /* How deep the tree goes: md on dm on a partition is 3; a looping tree stops there. */
 #define TREE_DEPTH 8
 
+/*
+ * At 10,000 disks the list is 30,000 lines, which libsmartcols would hold
+ * whole: some 20 MB. Where nothing needs every line first, the lines go
+ * out LIST_PART at a time, each part a table of its own: JSON, raw and
+ * KEY="value" output, and the aligned table when it is not fitted to a
+ * terminal. The aligned table's columns are as wide in every part as the
+ * widest any part needs, so when there is more than one part they are
+ * made twice, first to measure them (printed nowhere), then to print. A
+ * terminal's table is fitted to it by what all its lines hold: one part.
+ */
+#define LIST_PART 256
+
+struct printer {
+	const struct list_opts *o;
+	struct libscols_table *tb;	     /* the part being made */
+	bool parts;			     /* lines may go out before the list is made */
+	bool measure;			     /* the round that measures the widths */
+	size_t measured;		     /* parts measured */
+	size_t width[ARRAY_SIZE(infos) * 2]; /* by column: the widest in any part */
+	FILE *nowhere;
+	struct tool_table_parts printed;
+};
+
 struct tree {
 	struct tool *t;
 	const struct list_opts *o;
-	struct libscols_table *tb;
+	struct printer *pr;
 	size_t *parts; /* by device index: how many partitions follow it in the list */
 };
 
@@ -386,7 +410,7 @@ static int add_device(struct tree *tr, struct libscols_line *parent, size_t i, i
 	const struct da_devlist *list = tr->t->list;
 	const struct da_device *d = da_devlist_get(list, i), *up;
 	struct dev_cell_args args = { tr->t, tr->o };
-	struct libscols_line *ln = scols_table_new_line(tr->tb, parent);
+	struct libscols_line *ln = scols_table_new_line(tr->pr->tb, parent);
 	const char *name;
 	ssize_t k;
 	int r = 0;
@@ -458,60 +482,13 @@ static int devnum_cmp(const void *pa, const void *pb, void *data)
 	return 0;
 }
 
-static int fill_table(struct tool *t, const struct list_opts *o, struct libscols_table *tb)
-{
-	size_t n = da_devlist_count(t->list), ndisks = 0;
-	struct tree tr = { t, o, tb, calloc(n + 1, sizeof(size_t)) };
-	_cleanup_free_ size_t *disks = calloc(n + 1, sizeof(*disks));
-	int r = 0;
-
-	if (!tr.parts || !disks)
-		r = -1;
-	/* Partitions follow their disk in the list. */
-	for (size_t i = 0, disk = 0; r >= 0 && i < n; i++) {
-		if (!da_device_parent(da_devlist_get(t->list, i)))
-			disks[ndisks++] = disk = i;
-		else
-			tr.parts[disk]++;
-	}
-	if (r >= 0)
-		qsort_r(disks, ndisks, sizeof(*disks), devnum_cmp, (void *)t->list);
-	/* Each disk, then its partitions: lines of their own when flat or inverted. */
-	for (size_t k = 0; r >= 0 && k < ndisks; k++)
-		for (size_t i = disks[k]; r >= 0 && i <= disks[k] + tr.parts[disks[k]]; i++)
-			if (shown(da_devlist_get(t->list, i), o) && tree_top(&tr, i))
-				r = add_device(&tr, NULL, i, 0);
-	free(tr.parts);
-	if (r < 0)
-		return -1;
-	for (size_t i = 0; i < da_table_count(t->table); i++) {
-		enum da_alias_state s = da_map_alias_state(t->map, i, NULL);
-		struct libscols_line *ln;
-
-		if (s == DA_ALIAS_PRESENT)
-			continue;
-		ln = scols_table_new_line(tb, NULL);
-		if (!ln)
-			return -1;
-		switch (set_cells(ln, o, alias_cell_cb, da_table_get(t->table, i), &s)) {
-		case -1:
-			return -1;
-		case 0:
-			/* None of the chosen columns says anything about it. */
-			scols_table_remove_line(tb, ln);
-			break;
-		}
-	}
-	return 0;
-}
-
-static int print_list(struct tool *t, const struct list_opts *o)
+/* A new table for a part, with @width (by column, or NULL: libsmartcols's own). */
+static struct libscols_table *list_table_new(const struct list_opts *o, const size_t *width)
 {
 	struct libscols_table *tb = tool_table_new(&o->out, "blockdevices");
-	int r = -1;
 
 	if (!tb)
-		return -1;
+		return NULL;
 	if (o->width) {
 		scols_table_set_termwidth(tb, o->width);
 		scols_table_set_termforce(tb, SCOLS_TERMFORCE_ALWAYS);
@@ -529,20 +506,148 @@ static int print_list(struct tool *t, const struct list_opts *o)
 		/* The columns of several names: one a line, which JSON makes an array. */
 		if (ci->json == SCOLS_JSON_ARRAY_STRING && o->out.format == 'J')
 			flags |= SCOLS_FL_WRAP;
-		cl = tool_table_column(tb, ci->name, ci->whint, flags,
+		/*
+		 * libsmartcols widens a column to its hint only where the cells
+		 * are as wide as the heading, unless it is strict; and a strict
+		 * column may be narrower than its heading. Strict, then, where
+		 * the width is wider than the heading.
+		 */
+		if (width && width[i] > strlen(ci->name))
+			flags |= SCOLS_FL_STRICTWIDTH;
+		cl = tool_table_column(tb, ci->name, width ? width[i] : ci->whint, flags,
 				       o->cols[i] == COL_SIZE && o->bytes ? SCOLS_JSON_NUMBER
 									  : ci->json);
-		if (!cl)
-			goto out;
+		if (!cl) {
+			scols_unref_table(tb);
+			return NULL;
+		}
 		if (ci->json == SCOLS_JSON_ARRAY_STRING && o->out.format == 'J')
 			scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize,
 						  scols_wrapnl_nextchunk, NULL);
 	}
-	if (fill_table(t, o, tb) < 0)
-		goto out;
-	r = tool_table_print(tb);
-out:
-	scols_unref_table(tb);
+	return tb;
+}
+
+static ssize_t write_nowhere(void *cookie, const char *buf, size_t size)
+{
+	return size;
+}
+
+/*
+ * The part made so far: measured or printed, and a new part begun, with
+ * the widths measured once they are known. A new table, not the old one
+ * emptied: libsmartcols keeps a column's statistics from print to print.
+ */
+static int part_out(struct printer *pr)
+{
+	static const cookie_io_functions_t nowhere = { .write = write_nowhere };
+	int r;
+
+	if (!pr->measure) {
+		r = tool_table_print_part(pr->tb, &pr->printed);
+	} else {
+		if (!pr->nowhere)
+			pr->nowhere = fopencookie(NULL, "w", nowhere);
+		if (!pr->nowhere)
+			return -ENOMEM;
+		scols_table_set_stream(pr->tb, pr->nowhere);
+		r = scols_print_table(pr->tb) < 0 ? -EIO : 0;
+		for (size_t i = 0; i < pr->o->ncols; i++) {
+			size_t w = scols_column_get_width(scols_table_get_column(pr->tb, i));
+
+			if (w > pr->width[i])
+				pr->width[i] = w;
+		}
+		pr->measured++;
+	}
+	scols_unref_table(pr->tb);
+	pr->tb = list_table_new(pr->o, pr->measure ? NULL : pr->width);
+	return r < 0 ? r : pr->tb ? 0 : -ENOMEM;
+}
+
+/* A part is full at LIST_PART lines; called between two trees. */
+static int part_full(struct printer *pr)
+{
+	return pr->parts && scols_table_get_nlines(pr->tb) >= LIST_PART ? part_out(pr) : 0;
+}
+
+static int fill_table(struct tool *t, const struct list_opts *o, struct printer *pr)
+{
+	size_t n = da_devlist_count(t->list), ndisks = 0;
+	struct tree tr = { t, o, pr, calloc(n + 1, sizeof(size_t)) };
+	_cleanup_free_ size_t *disks = calloc(n + 1, sizeof(*disks));
+	int r = 0;
+
+	if (!tr.parts || !disks)
+		r = -1;
+	/* Partitions follow their disk in the list. */
+	for (size_t i = 0, disk = 0; r >= 0 && i < n; i++) {
+		if (!da_device_parent(da_devlist_get(t->list, i)))
+			disks[ndisks++] = disk = i;
+		else
+			tr.parts[disk]++;
+	}
+	if (r >= 0)
+		qsort_r(disks, ndisks, sizeof(*disks), devnum_cmp, (void *)t->list);
+	/* Each disk, then its partitions: lines of their own when flat or inverted. */
+	for (size_t k = 0; r >= 0 && k < ndisks; k++)
+		for (size_t i = disks[k]; r >= 0 && i <= disks[k] + tr.parts[disks[k]]; i++)
+			if (shown(da_devlist_get(t->list, i), o) && tree_top(&tr, i)) {
+				r = add_device(&tr, NULL, i, 0);
+				if (r >= 0)
+					r = part_full(pr);
+			}
+	free(tr.parts);
+	if (r < 0)
+		return -1;
+	for (size_t i = 0; r >= 0 && i < da_table_count(t->table); i++) {
+		enum da_alias_state s = da_map_alias_state(t->map, i, NULL);
+		struct libscols_line *ln;
+
+		if (s == DA_ALIAS_PRESENT)
+			continue;
+		ln = scols_table_new_line(pr->tb, NULL);
+		if (!ln)
+			return -1;
+		switch (set_cells(ln, o, alias_cell_cb, da_table_get(t->table, i), &s)) {
+		case -1:
+			return -1;
+		case 0:
+			/* None of the chosen columns says anything about it. */
+			scols_table_remove_line(pr->tb, ln);
+			break;
+		}
+		r = part_full(pr);
+	}
+	return r;
+}
+
+static int print_list(struct tool *t, const struct list_opts *o)
+{
+	struct printer pr = { .o = o };
+	int r;
+
+	pr.parts = o->out.format != 0 || (!o->width && !isatty(STDOUT_FILENO));
+	pr.measure = pr.parts && o->out.format == 0;
+	pr.tb = list_table_new(o, NULL);
+	r = pr.tb ? fill_table(t, o, &pr) : -1;
+	if (r >= 0 && pr.measured) {
+		/* The widths known, the same lines again, printed. */
+		r = part_out(&pr);
+		pr.measure = false;
+		scols_unref_table(pr.tb);
+		pr.tb = list_table_new(o, pr.width);
+		r = r >= 0 && pr.tb ? fill_table(t, o, &pr) : -1;
+	}
+	pr.measure = false;
+	/* The last part; a list of nothing is still a table, with its headings. */
+	if (r >= 0 && (scols_table_get_nlines(pr.tb) || !pr.printed.n))
+		r = part_out(&pr);
+	if (tool_table_parts_end(&pr.printed) < 0)
+		r = -1;
+	scols_unref_table(pr.tb);
+	if (pr.nowhere)
+		fclose(pr.nowhere);
 	return r;
 }
 

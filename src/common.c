@@ -409,12 +409,19 @@ struct json_mend {
 	struct strbuf held; /* a "[" and what followed it, while it may be an empty array */
 	int state;	    /* 0: none held; 1: "["; 2: and a newline, blanks; 3-6: "null" so far */
 	bool failed;
+	struct strbuf *to; /* where the mended JSON goes; NULL: standard output */
 };
+
+/* The blanks libsmartcols writes between JSON tokens. */
+static bool json_blank(char c)
+{
+	return c == ' ' || c == '\n';
+}
 
 /* Mend byte @c of the JSON into @out. */
 static int json_mend_byte(struct json_mend *m, struct strbuf *out, char c)
 {
-	bool blank = c == ' ' || c == '\n';
+	bool blank = json_blank(c);
 	int r;
 
 	switch (m->state) {
@@ -457,6 +464,14 @@ static int json_mend_byte(struct json_mend *m, struct strbuf *out, char c)
 	return r < 0 ? r : json_mend_byte(m, out, c);
 }
 
+/* @len mended bytes at @buf to where the JSON goes. */
+static int json_mend_out(struct json_mend *m, const char *buf, size_t len)
+{
+	if (m->to)
+		return strbuf_add(m->to, buf, len);
+	return len && fwrite(buf, 1, len, stdout) != len ? -EIO : 0;
+}
+
 static ssize_t json_mend_write(void *cookie, const char *buf, size_t size)
 {
 	struct json_mend *m = cookie;
@@ -465,8 +480,8 @@ static ssize_t json_mend_write(void *cookie, const char *buf, size_t size)
 
 	for (size_t i = 0; r >= 0 && i < size; i++)
 		r = json_mend_byte(m, &out, buf[i]);
-	if (r >= 0 && out.len && fwrite(out.buf, 1, out.len, stdout) != out.len)
-		r = -EIO;
+	if (r >= 0)
+		r = json_mend_out(m, out.buf, out.len);
 	strbuf_release(&out);
 	if (r < 0) {
 		m->failed = true;
@@ -475,15 +490,14 @@ static ssize_t json_mend_write(void *cookie, const char *buf, size_t size)
 	return size;
 }
 
-int tool_table_print(struct libscols_table *tb)
+/* Print @tb, a JSON table, mended, to @to (NULL: standard output). */
+static int json_print(struct libscols_table *tb, struct strbuf *to)
 {
 	static const cookie_io_functions_t mend = { .write = json_mend_write };
-	struct json_mend m = { .held = STRBUF_INIT };
+	struct json_mend m = { .held = STRBUF_INIT, .to = to };
 	FILE *f;
 	int r;
 
-	if (!scols_table_is_json(tb))
-		return scols_print_table(tb) < 0 ? -EIO : 0;
 	f = fopencookie(&m, "w", mend);
 	if (!f)
 		return -ENOMEM;
@@ -493,9 +507,80 @@ int tool_table_print(struct libscols_table *tb)
 	if (fclose(f) != 0 || m.failed || r < 0)
 		r = -EIO;
 	/* Held at the end: no empty array, as it was. */
-	else if (m.held.len && fwrite(m.held.buf, 1, m.held.len, stdout) != m.held.len)
-		r = -EIO;
+	else
+		r = json_mend_out(&m, m.held.buf, m.held.len);
 	strbuf_release(&m.held);
+	return r;
+}
+
+int tool_table_print(struct libscols_table *tb)
+{
+	if (!scols_table_is_json(tb))
+		return scols_print_table(tb) < 0 ? -EIO : 0;
+	return json_print(tb, NULL);
+}
+
+/*
+ * A part's JSON is a whole document, {"name": [ELEMENT, ...]}. The first
+ * part prints its opening, every part its elements, a comma between two
+ * parts, and the end of the array and the object wait for the last.
+ */
+static int json_part(struct tool_table_parts *p, const struct strbuf *json)
+{
+	const char *s = json->buf, *end = s + json->len, *cut = end;
+
+	while (cut > s && json_blank(cut[-1]))
+		cut--;
+	if (cut == s || *--cut != '}')
+		return -EIO;
+	while (cut > s && json_blank(cut[-1]))
+		cut--;
+	if (cut == s || *--cut != ']')
+		return -EIO;
+	while (cut > s && json_blank(cut[-1]))
+		cut--;
+	if (p->n) {
+		s = memchr(s, '[', cut - s);
+		if (!s)
+			return -EIO;
+		for (s++; s < cut && json_blank(*s); s++)
+			;
+		if (s < cut && putchar(',') == EOF)
+			return -EIO;
+	}
+	strbuf_reset(&p->tail);
+	if (strbuf_add(&p->tail, cut, end - cut) < 0)
+		return -ENOMEM;
+	return fwrite(s, 1, cut - s, stdout) != (size_t)(cut - s) ? -EIO : 0;
+}
+
+int tool_table_print_part(struct libscols_table *tb, struct tool_table_parts *p)
+{
+	struct strbuf json = STRBUF_INIT;
+	int r;
+
+	if (!scols_table_is_json(tb)) {
+		/* The headings once, over the first part. */
+		if (p->n)
+			scols_table_enable_noheadings(tb, 1);
+		r = scols_print_table(tb) < 0 ? -EIO : 0;
+	} else {
+		r = json_print(tb, &json);
+		if (r >= 0)
+			r = json_part(p, &json);
+		strbuf_release(&json);
+	}
+	p->n++;
+	return r;
+}
+
+int tool_table_parts_end(struct tool_table_parts *p)
+{
+	int r = 0;
+
+	if (p->tail.len && fwrite(p->tail.buf, 1, p->tail.len, stdout) != p->tail.len)
+		r = -EIO;
+	strbuf_release(&p->tail);
 	return r;
 }
 

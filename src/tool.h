@@ -102,6 +102,19 @@ struct libscols_table *tool_table_new(const struct tool_output *o, const char *n
  * libsmartcols: an array column without a value is [] (2.38 writes [null]).
  */
 int tool_table_print(struct libscols_table *tb);
+/*
+ * One table printed a part at a time, for more lines than a command would
+ * hold at once: each part a table of its own with the same columns, its
+ * lines gone once printed. The headings come once, over the first part;
+ * JSON is one array. The widths are the caller's to make the same in every
+ * part. tool_table_parts_end() ends the output after the last part.
+ */
+struct tool_table_parts {
+	size_t n;	    /* parts printed */
+	struct strbuf tail; /* JSON: the end of the array and object, printed last */
+};
+int tool_table_print_part(struct libscols_table *tb, struct tool_table_parts *p);
+int tool_table_parts_end(struct tool_table_parts *p);
 /* Add a column: @name, width hint @whint, libsmartcols @flags, JSON type @json. NULL without
  * memory. */
 struct libscols_column *tool_table_column(struct libscols_table *tb, const char *name, double whint,
