@@ -283,12 +283,68 @@ static char *alias_cell(const struct da_alias *a, enum da_alias_state state, int
 	}
 }
 
-/* Fill a line; returns the number of cells with data, or -1. */
-static int set_cells(struct libscols_line *ln, const struct list_opts *o,
+/*
+ * At 10,000 disks the list is 30,000 lines, which libsmartcols would hold
+ * whole: some 20 MB. Where nothing needs every line first, the lines go
+ * out LIST_PART at a time, each part a table of its own: JSON, raw and
+ * KEY="value" output, and the aligned table when it is not fitted to a
+ * terminal. The aligned table's columns are as wide in every part as the
+ * one table's would be: a first round measures the cells, and what
+ * libsmartcols makes of the widest of them is each column's width. A
+ * terminal's table is fitted to it by what all its lines hold: one part.
+ */
+#define LIST_PART 256
+
+struct printer {
+	const struct list_opts *o;
+	struct libscols_table *tb;	     /* the part being made */
+	bool parts;			     /* lines may go out before the list is made */
+	bool measure;			     /* the round that measures the cells */
+	size_t width[ARRAY_SIZE(infos) * 2]; /* by column: the widest cell, then the width */
+	struct libscols_table *widths;	     /* cells libsmartcols measures */
+	struct tool_table_parts printed;
+};
+
+/*
+ * Measure cell @v of column @i, after @art columns of the tree's art. A
+ * cell of printable ASCII is as wide as it is long in any locale (though
+ * libsmartcols makes "\x" of a literal \x). Anything else goes to
+ * libsmartcols to measure as it prints it: a line of its own, after as
+ * many blanks as the art is wide.
+ */
+static int measure_cell(struct printer *pr, size_t i, const char *v, size_t art)
+{
+	const unsigned char *u = (const unsigned char *)v;
+	struct libscols_line *ln;
+	size_t len = 0;
+	char *s;
+
+	while (u[len] >= 0x20 && u[len] < 0x7f && !(u[len] == '\\' && u[len + 1] == 'x'))
+		len++;
+	if (!u[len]) {
+		if (art + len > pr->width[i])
+			pr->width[i] = art + len;
+		return 0;
+	}
+	ln = scols_table_new_line(pr->widths, NULL);
+	s = ln ? xasprintf("%*s%s", (int)art, "", v) : NULL;
+	if (!s || scols_line_refer_data(ln, i, s) < 0) {
+		free(s);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Fill line @ln at tree depth @depth, or measure its cells in the
+ * measuring round; returns the number of cells with data, or -1.
+ */
+static int set_cells(struct printer *pr, struct libscols_line *ln, size_t depth,
 		     char *(*cell)(const void *a, const void *b, int col), const void *a,
 		     const void *b)
 {
-	int n = 0;
+	const struct list_opts *o = pr->o;
+	int n = 0, r;
 
 	for (size_t i = 0; i < o->ncols; i++) {
 		char *v = cell(a, b, o->cols[i]), *safe;
@@ -306,10 +362,17 @@ static int set_cells(struct libscols_line *ln, const struct list_opts *o,
 			free(v);
 			v = safe;
 		}
-		if (scols_line_refer_data(ln, i, v) < 0) {
+		if (pr->measure) {
+			/* The tree's art takes two columns a level, in ASCII as in UTF-8. */
+			r = measure_cell(pr, i, v,
+					 o->cols[i] == COL_NAME && drawn_as_tree(o) ? 2 * depth
+										    : 0);
 			free(v);
-			return -1;
+		} else if ((r = scols_line_refer_data(ln, i, v)) < 0) {
+			free(v);
 		}
+		if (r < 0)
+			return -1;
 		n++;
 	}
 	return n;
@@ -361,29 +424,6 @@ static bool shown(const struct da_device *d, const struct list_opts *o)
 /* How deep the tree goes: md on dm on a partition is 3; a looping tree stops there. */
 #define TREE_DEPTH 8
 
-/*
- * At 10,000 disks the list is 30,000 lines, which libsmartcols would hold
- * whole: some 20 MB. Where nothing needs every line first, the lines go
- * out LIST_PART at a time, each part a table of its own: JSON, raw and
- * KEY="value" output, and the aligned table when it is not fitted to a
- * terminal. The aligned table's columns are as wide in every part as the
- * widest any part needs, so when there is more than one part they are
- * made twice, first to measure them (printed nowhere), then to print. A
- * terminal's table is fitted to it by what all its lines hold: one part.
- */
-#define LIST_PART 256
-
-struct printer {
-	const struct list_opts *o;
-	struct libscols_table *tb;	     /* the part being made */
-	bool parts;			     /* lines may go out before the list is made */
-	bool measure;			     /* the round that measures the widths */
-	size_t measured;		     /* parts measured */
-	size_t width[ARRAY_SIZE(infos) * 2]; /* by column: the widest in any part */
-	FILE *nowhere;
-	struct tool_table_parts printed;
-};
-
 struct tree {
 	struct tool *t;
 	const struct list_opts *o;
@@ -410,12 +450,15 @@ static int add_device(struct tree *tr, struct libscols_line *parent, size_t i, i
 	const struct da_devlist *list = tr->t->list;
 	const struct da_device *d = da_devlist_get(list, i), *up;
 	struct dev_cell_args args = { tr->t, tr->o };
-	struct libscols_line *ln = scols_table_new_line(tr->pr->tb, parent);
+	struct libscols_line *ln = NULL;
 	const char *name;
 	ssize_t k;
 	int r = 0;
 
-	if (!ln || set_cells(ln, tr->o, dev_cell_cb, &args, d) < 0)
+	/* Measured, a line is its cells and its depth. */
+	if (!tr->pr->measure && !(ln = scols_table_new_line(tr->pr->tb, parent)))
+		return -1;
+	if (set_cells(tr->pr, ln, depth, dev_cell_cb, &args, d) < 0)
 		return -1;
 	if (!drawn_as_tree(tr->o) || depth >= TREE_DEPTH)
 		return 0;
@@ -534,41 +577,54 @@ static ssize_t write_nowhere(void *cookie, const char *buf, size_t size)
 }
 
 /*
- * The part made so far: measured or printed, and a new part begun, with
- * the widths measured once they are known. A new table, not the old one
- * emptied: libsmartcols keeps a column's statistics from print to print.
+ * The end of the measuring round: each column's widest cell of printable
+ * ASCII, as blanks, joins the cells libsmartcols measures, and what it
+ * makes of them all (with the headings and hints) is each column's width,
+ * as it would be in the one table.
  */
-static int part_out(struct printer *pr)
+static int measure_end(struct printer *pr)
 {
 	static const cookie_io_functions_t nowhere = { .write = write_nowhere };
-	int r;
+	struct libscols_line *ln = scols_table_new_line(pr->widths, NULL);
+	FILE *f = fopencookie(NULL, "w", nowhere);
+	int r = ln && f ? 0 : -ENOMEM;
 
-	if (!pr->measure) {
-		r = tool_table_print_part(pr->tb, &pr->printed);
-	} else {
-		if (!pr->nowhere)
-			pr->nowhere = fopencookie(NULL, "w", nowhere);
-		if (!pr->nowhere)
-			return -ENOMEM;
-		scols_table_set_stream(pr->tb, pr->nowhere);
-		r = scols_print_table(pr->tb) < 0 ? -EIO : 0;
-		for (size_t i = 0; i < pr->o->ncols; i++) {
-			size_t w = scols_column_get_width(scols_table_get_column(pr->tb, i));
+	for (size_t i = 0; r >= 0 && i < pr->o->ncols; i++) {
+		char *x = pr->width[i] ? xasprintf("%*s", (int)pr->width[i], "") : NULL;
 
-			if (w > pr->width[i])
-				pr->width[i] = w;
+		if (pr->width[i] && (!x || scols_line_refer_data(ln, i, x) < 0)) {
+			free(x);
+			r = -ENOMEM;
 		}
-		pr->measured++;
 	}
+	if (r >= 0) {
+		scols_table_set_stream(pr->widths, f);
+		r = scols_print_table(pr->widths) < 0 ? -EIO : 0;
+	}
+	for (size_t i = 0; r >= 0 && i < pr->o->ncols; i++)
+		pr->width[i] = scols_column_get_width(scols_table_get_column(pr->widths, i));
+	if (f)
+		fclose(f);
+	return r;
+}
+
+/* Print the part made so far, and begin the next. */
+static int part_out(struct printer *pr)
+{
+	int r = tool_table_print_part(pr->tb, &pr->printed);
+
+	/* A new table, not the old one emptied: libsmartcols keeps a column's statistics. */
 	scols_unref_table(pr->tb);
-	pr->tb = list_table_new(pr->o, pr->measure ? NULL : pr->width);
+	pr->tb = list_table_new(pr->o, pr->widths ? pr->width : NULL);
 	return r < 0 ? r : pr->tb ? 0 : -ENOMEM;
 }
 
 /* A part is full at LIST_PART lines; called between two trees. */
 static int part_full(struct printer *pr)
 {
-	return pr->parts && scols_table_get_nlines(pr->tb) >= LIST_PART ? part_out(pr) : 0;
+	if (!pr->parts || pr->measure)
+		return 0;
+	return scols_table_get_nlines(pr->tb) >= LIST_PART ? part_out(pr) : 0;
 }
 
 static int fill_table(struct tool *t, const struct list_opts *o, struct printer *pr)
@@ -606,15 +662,16 @@ static int fill_table(struct tool *t, const struct list_opts *o, struct printer 
 
 		if (s == DA_ALIAS_PRESENT)
 			continue;
-		ln = scols_table_new_line(pr->tb, NULL);
-		if (!ln)
+		ln = pr->measure ? NULL : scols_table_new_line(pr->tb, NULL);
+		if (!pr->measure && !ln)
 			return -1;
-		switch (set_cells(ln, o, alias_cell_cb, da_table_get(t->table, i), &s)) {
+		switch (set_cells(pr, ln, 0, alias_cell_cb, da_table_get(t->table, i), &s)) {
 		case -1:
 			return -1;
 		case 0:
 			/* None of the chosen columns says anything about it. */
-			scols_table_remove_line(pr->tb, ln);
+			if (ln)
+				scols_table_remove_line(pr->tb, ln);
 			break;
 		}
 		r = part_full(pr);
@@ -625,29 +682,27 @@ static int fill_table(struct tool *t, const struct list_opts *o, struct printer 
 static int print_list(struct tool *t, const struct list_opts *o)
 {
 	struct printer pr = { .o = o };
-	int r;
+	int r = 0;
 
 	pr.parts = o->out.format != 0 || (!o->width && !isatty(STDOUT_FILENO));
-	pr.measure = pr.parts && o->out.format == 0;
-	pr.tb = list_table_new(o, NULL);
-	r = pr.tb ? fill_table(t, o, &pr) : -1;
-	if (r >= 0 && pr.measured) {
-		/* The widths known, the same lines again, printed. */
-		r = part_out(&pr);
+	if (pr.parts && o->out.format == 0) {
+		pr.measure = true;
+		pr.widths = list_table_new(o, NULL);
+		r = pr.widths ? fill_table(t, o, &pr) : -1;
+		if (r >= 0)
+			r = measure_end(&pr);
 		pr.measure = false;
-		scols_unref_table(pr.tb);
-		pr.tb = list_table_new(o, pr.width);
-		r = r >= 0 && pr.tb ? fill_table(t, o, &pr) : -1;
 	}
-	pr.measure = false;
+	pr.tb = list_table_new(o, pr.widths ? pr.width : NULL);
+	if (r >= 0)
+		r = pr.tb ? fill_table(t, o, &pr) : -1;
 	/* The last part; a list of nothing is still a table, with its headings. */
 	if (r >= 0 && (scols_table_get_nlines(pr.tb) || !pr.printed.n))
 		r = part_out(&pr);
 	if (tool_table_parts_end(&pr.printed) < 0)
 		r = -1;
 	scols_unref_table(pr.tb);
-	if (pr.nowhere)
-		fclose(pr.nowhere);
+	scols_unref_table(pr.widths);
 	return r;
 }
 

@@ -1,13 +1,23 @@
 # A long list is printed a part at a time (256 lines), each part a table
-# of its own: the parts must read as one table. 90 SAS disks (270 lines,
-# two parts), the last disk's serial longer than any before it, and
-# aliases whose disks are absent, wider than anything before them, last.
+# of its own: the parts must read as one table. 90 SAS disks (271 lines,
+# two parts); the widest name in the first part, the last disk's serial
+# longer than any before it, and aliases whose disks are absent, wider
+# than anything before them (one not printable ASCII), last.
 # --width fits the list to a terminal that wide, which is one table: the
 # same bytes.
 gen="$here/../../bench/gen.py"
 rm -rf "$ROOT"
 python3 "$gen" sysroot "$ROOT" 90
 export DISKALIAS_SYSROOT=$ROOT
+# sda's partition 128 (259:0, as the kernel numbers it): the widest name
+# of the tree is in the first part, under its disk.
+disk=$(realpath "$ROOT/sys/block/sda")
+cp -a "$disk/sda2" "$disk/sda128"
+echo 128 >"$disk/sda128/partition"
+echo 259:0 >"$disk/sda128/dev"
+printf 'MAJOR=259\nMINOR=0\nDEVNAME=sda128\nDEVTYPE=partition\nPARTN=128\n' >"$disk/sda128/uevent"
+ln -s "$(readlink "$ROOT/sys/class/block/sda2" | sed 's/sda2$/sda128/')" "$ROOT/sys/class/block/sda128"
+ln -s "../../devices/${disk#"$ROOT"/sys/devices/}/sda128" "$ROOT/sys/dev/block/259:0"
 sn='Z1Z00089S (a serial with blanks, longer than any other)'
 printf "\\0\\x80\\0\\x$(printf %02x ${#sn})%s" "$sn" >"$(realpath "$ROOT/sys/block/sdcl/device")/vpd_pg80"
 {
@@ -32,7 +42,7 @@ one_table -a -o +PATH
 # No disk here is in a bay: ENCLOSURE and SLOT are as wide as their
 # headings, but in the last part, where the absent bay is.
 one_table -o NAME,ENCLOSURE,SLOT,STATE
-da list -o NAME,ALIAS,SERIAL,STATE | sed -n '1,2p;270,$p'
+da list -o NAME,ALIAS,SERIAL,STATE | sed -n '1,2p;271,$p'
 echo "# raw: the headings once"
 "$bin" list -r | grep -c '^NAME '
 echo "# JSON: one array, every disk with its two partitions, and the absent"
