@@ -305,6 +305,84 @@ struct printer {
 	struct tool_table_parts printed;
 };
 
+/* A new table for a part, with @width (by column, or NULL: libsmartcols's own). */
+static struct libscols_table *list_table_new(const struct list_opts *o, const size_t *width)
+{
+	struct libscols_table *tb = tool_table_new(&o->out, "blockdevices");
+
+	if (!tb)
+		return NULL;
+	if (o->width) {
+		scols_table_set_termwidth(tb, o->width);
+		scols_table_set_termforce(tb, SCOLS_TERMFORCE_ALWAYS);
+	}
+	/* MAJ:MIN="8:32" as lsblk prints it; --shell: MAJ_MIN, a name a shell takes. */
+	scols_table_enable_shellvar(tb, o->shell);
+	for (size_t i = 0; i < o->ncols; i++) {
+		const struct colinfo *ci = &infos[o->cols[i]];
+		int flags = ci->flags;
+		struct libscols_column *cl;
+
+		/* The tree is drawn on NAME in the table and nests children in JSON. */
+		if (o->cols[i] == COL_NAME && drawn_as_tree(o))
+			flags |= SCOLS_FL_TREE;
+		/* The columns of several names: one a line, which JSON makes an array. */
+		if (ci->json == SCOLS_JSON_ARRAY_STRING && o->out.format == 'J')
+			flags |= SCOLS_FL_WRAP;
+		/*
+		 * libsmartcols widens a column to its hint only where the cells
+		 * are as wide as the heading, unless it is strict; and a strict
+		 * column may be narrower than its heading. Strict, then, where
+		 * the width is wider than the heading.
+		 */
+		if (width && width[i] > strlen(ci->name))
+			flags |= SCOLS_FL_STRICTWIDTH;
+		cl = tool_table_column(tb, ci->name, width ? width[i] : ci->whint, flags,
+				       o->cols[i] == COL_SIZE && o->bytes ? SCOLS_JSON_NUMBER
+									  : ci->json);
+		if (!cl) {
+			scols_unref_table(tb);
+			return NULL;
+		}
+		if (ci->json == SCOLS_JSON_ARRAY_STRING && o->out.format == 'J')
+			scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize,
+						  scols_wrapnl_nextchunk, NULL);
+	}
+	return tb;
+}
+
+static ssize_t write_nowhere(void *cookie, const char *buf, size_t size)
+{
+	return size;
+}
+
+/*
+ * What libsmartcols makes of the cells measured so far (with the headings
+ * and hints), printed nowhere: each column's width, at least as wide as
+ * it makes of any part of them, then a new table for more.
+ */
+static int widths_fold(struct printer *pr)
+{
+	static const cookie_io_functions_t nowhere = { .write = write_nowhere };
+	FILE *f = fopencookie(NULL, "w", nowhere);
+	int r = f ? 0 : -ENOMEM;
+
+	if (f) {
+		scols_table_set_stream(pr->widths, f);
+		r = scols_print_table(pr->widths) < 0 ? -EIO : 0;
+		fclose(f);
+	}
+	for (size_t i = 0; r >= 0 && i < pr->o->ncols; i++) {
+		size_t w = scols_column_get_width(scols_table_get_column(pr->widths, i));
+
+		if (w > pr->width[i])
+			pr->width[i] = w;
+	}
+	scols_unref_table(pr->widths);
+	pr->widths = list_table_new(pr->o, NULL);
+	return r < 0 ? r : pr->widths ? 0 : -ENOMEM;
+}
+
 /*
  * Measure cell @v of column @i, after @art columns of the tree's art. A
  * cell of printable ASCII is as wide as it is long in any locale (though
@@ -332,7 +410,8 @@ static int measure_cell(struct printer *pr, size_t i, const char *v, size_t art)
 		free(s);
 		return -1;
 	}
-	return 0;
+	/* Held a part at a time, however many there are. */
+	return scols_table_get_nlines(pr->widths) >= LIST_PART ? widths_fold(pr) : 0;
 }
 
 /*
@@ -525,87 +604,27 @@ static int devnum_cmp(const void *pa, const void *pb, void *data)
 	return 0;
 }
 
-/* A new table for a part, with @width (by column, or NULL: libsmartcols's own). */
-static struct libscols_table *list_table_new(const struct list_opts *o, const size_t *width)
-{
-	struct libscols_table *tb = tool_table_new(&o->out, "blockdevices");
-
-	if (!tb)
-		return NULL;
-	if (o->width) {
-		scols_table_set_termwidth(tb, o->width);
-		scols_table_set_termforce(tb, SCOLS_TERMFORCE_ALWAYS);
-	}
-	/* MAJ:MIN="8:32" as lsblk prints it; --shell: MAJ_MIN, a name a shell takes. */
-	scols_table_enable_shellvar(tb, o->shell);
-	for (size_t i = 0; i < o->ncols; i++) {
-		const struct colinfo *ci = &infos[o->cols[i]];
-		int flags = ci->flags;
-		struct libscols_column *cl;
-
-		/* The tree is drawn on NAME in the table and nests children in JSON. */
-		if (o->cols[i] == COL_NAME && drawn_as_tree(o))
-			flags |= SCOLS_FL_TREE;
-		/* The columns of several names: one a line, which JSON makes an array. */
-		if (ci->json == SCOLS_JSON_ARRAY_STRING && o->out.format == 'J')
-			flags |= SCOLS_FL_WRAP;
-		/*
-		 * libsmartcols widens a column to its hint only where the cells
-		 * are as wide as the heading, unless it is strict; and a strict
-		 * column may be narrower than its heading. Strict, then, where
-		 * the width is wider than the heading.
-		 */
-		if (width && width[i] > strlen(ci->name))
-			flags |= SCOLS_FL_STRICTWIDTH;
-		cl = tool_table_column(tb, ci->name, width ? width[i] : ci->whint, flags,
-				       o->cols[i] == COL_SIZE && o->bytes ? SCOLS_JSON_NUMBER
-									  : ci->json);
-		if (!cl) {
-			scols_unref_table(tb);
-			return NULL;
-		}
-		if (ci->json == SCOLS_JSON_ARRAY_STRING && o->out.format == 'J')
-			scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize,
-						  scols_wrapnl_nextchunk, NULL);
-	}
-	return tb;
-}
-
-static ssize_t write_nowhere(void *cookie, const char *buf, size_t size)
-{
-	return size;
-}
-
 /*
  * The end of the measuring round: each column's widest cell of printable
  * ASCII, as blanks, joins the cells libsmartcols measures, and what it
- * makes of them all (with the headings and hints) is each column's width,
- * as it would be in the one table.
+ * makes of them all is each column's width, as it would be in the one
+ * table.
  */
 static int measure_end(struct printer *pr)
 {
-	static const cookie_io_functions_t nowhere = { .write = write_nowhere };
 	struct libscols_line *ln = scols_table_new_line(pr->widths, NULL);
-	FILE *f = fopencookie(NULL, "w", nowhere);
-	int r = ln && f ? 0 : -ENOMEM;
 
-	for (size_t i = 0; r >= 0 && i < pr->o->ncols; i++) {
+	if (!ln)
+		return -ENOMEM;
+	for (size_t i = 0; i < pr->o->ncols; i++) {
 		char *x = pr->width[i] ? xasprintf("%*s", (int)pr->width[i], "") : NULL;
 
 		if (pr->width[i] && (!x || scols_line_refer_data(ln, i, x) < 0)) {
 			free(x);
-			r = -ENOMEM;
+			return -ENOMEM;
 		}
 	}
-	if (r >= 0) {
-		scols_table_set_stream(pr->widths, f);
-		r = scols_print_table(pr->widths) < 0 ? -EIO : 0;
-	}
-	for (size_t i = 0; r >= 0 && i < pr->o->ncols; i++)
-		pr->width[i] = scols_column_get_width(scols_table_get_column(pr->widths, i));
-	if (f)
-		fclose(f);
-	return r;
+	return widths_fold(pr);
 }
 
 /* Print the part made so far, and begin the next. */

@@ -20,6 +20,12 @@ ln -s "$(readlink "$ROOT/sys/class/block/sda2" | sed 's/sda2$/sda128/')" "$ROOT/
 ln -s "../../devices/${disk#"$ROOT"/sys/devices/}/sda128" "$ROOT/sys/dev/block/259:0"
 sn='Z1Z00089S (a serial with blanks, longer than any other)'
 printf "\\0\\x80\\0\\x$(printf %02x ${#sn})%s" "$sn" >"$(realpath "$ROOT/sys/block/sdcl/device")/vpd_pg80"
+# Every model not ASCII, sdb's the widest: more cells than a part for
+# libsmartcols to measure with three MODEL columns.
+for m in "$ROOT"/sys/devices/*/*/*/host*/port-*/expander-*/port-*/end_device-*/target*/*/model; do
+	printf 'ST4000NM\303\244  \n' >"$m"
+done
+printf 'ST4000NM\303\244-\303\244-\303\244\n' >"$(realpath "$ROOT/sys/block/sdb/device")/model"
 {
 	python3 "$gen" table 90
 	echo "alias a-spare-disk-with-a-long-name wwn:0x5000c50000ffffff"
@@ -42,6 +48,7 @@ one_table -a -o +PATH
 # No disk here is in a bay: ENCLOSURE and SLOT are as wide as their
 # headings, but in the last part, where the absent bay is.
 one_table -o NAME,ENCLOSURE,SLOT,STATE
+one_table -o NAME,MODEL,SERIAL,MODEL,MODEL
 da list -o NAME,ALIAS,SERIAL,STATE | sed -n '1,2p;271,$p'
 echo "# raw: the headings once"
 "$bin" list -r | grep -c '^NAME '
