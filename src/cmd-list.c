@@ -385,10 +385,10 @@ static int widths_fold(struct printer *pr)
 
 /*
  * Measure cell @v of column @i, after @art columns of the tree's art. A
- * cell of printable ASCII is as wide as it is long in any locale (though
- * libsmartcols makes "\x" of a literal \x). Anything else goes to
- * libsmartcols to measure as it prints it: a line of its own, after as
- * many blanks as the art is wide.
+ * cell of printable ASCII is as wide as it is long in any locale, unless
+ * it holds a "\x", which libsmartcols counts as an escape. Anything else
+ * goes to libsmartcols to measure as it prints it: a line of its own,
+ * after as many blanks as the art is wide, a part at a time.
  */
 static int measure_cell(struct printer *pr, size_t i, const char *v, size_t art)
 {
