@@ -104,10 +104,10 @@ struct libscols_table *tool_table_new(const struct tool_output *o, const char *n
 int tool_table_print(struct libscols_table *tb);
 /*
  * One table printed a part at a time, for more lines than a command would
- * hold at once: each part a table of its own with the same columns, its
- * lines gone once printed. The headings come once, over the first part;
- * JSON is one array. The widths are the caller's to make the same in every
- * part. tool_table_parts_end() ends the output after the last part.
+ * hold at once: each part a table of its own with the same columns, which
+ * the caller frees once printed. The headings come once, over the first
+ * part; JSON is one array. The widths are the caller's to make the same in
+ * every part. tool_table_parts_end() ends the output after the last part.
  */
 struct tool_table_parts {
 	size_t n;	    /* parts printed */
