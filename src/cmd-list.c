@@ -300,6 +300,7 @@ struct printer {
 	struct libscols_table *tb;	     /* the part being made */
 	bool parts;			     /* lines may go out before the list is made */
 	bool measure;			     /* the round that measures the cells */
+	bool measured;			     /* every part prints with width[] */
 	size_t width[ARRAY_SIZE(infos) * 2]; /* by column: the widest cell, then the width */
 	struct libscols_table *widths;	     /* cells libsmartcols measures */
 	struct tool_table_parts printed;
@@ -359,9 +360,9 @@ static ssize_t write_nowhere(void *cookie, const char *buf, size_t size)
 /*
  * What libsmartcols makes of the cells measured so far (with the headings
  * and hints), printed nowhere: each column's width, at least as wide as
- * it makes of any part of them, then a new table for more.
+ * it makes of any part of them; then, with @more, a new table for more.
  */
-static int widths_fold(struct printer *pr)
+static int widths_fold(struct printer *pr, bool more)
 {
 	static const cookie_io_functions_t nowhere = { .write = write_nowhere };
 	FILE *f = fopencookie(NULL, "w", nowhere);
@@ -379,8 +380,15 @@ static int widths_fold(struct printer *pr)
 			pr->width[i] = w;
 	}
 	scols_unref_table(pr->widths);
-	pr->widths = list_table_new(pr->o, NULL);
-	return r < 0 ? r : pr->widths ? 0 : -ENOMEM;
+	pr->widths = more ? list_table_new(pr->o, NULL) : NULL;
+	return r < 0 ? r : pr->widths || !more ? 0 : -ENOMEM;
+}
+
+/* A new line under @parent in the part being made, in *@ln; none when measuring. */
+static int part_line(struct printer *pr, struct libscols_line *parent, struct libscols_line **ln)
+{
+	*ln = pr->measure ? NULL : scols_table_new_line(pr->tb, parent);
+	return pr->measure || *ln ? 0 : -ENOMEM;
 }
 
 /*
@@ -411,7 +419,7 @@ static int measure_cell(struct printer *pr, size_t i, const char *v, size_t art)
 		return -1;
 	}
 	/* Held a part at a time, however many there are. */
-	return scols_table_get_nlines(pr->widths) >= LIST_PART ? widths_fold(pr) : 0;
+	return scols_table_get_nlines(pr->widths) >= LIST_PART ? widths_fold(pr, true) : 0;
 }
 
 /*
@@ -535,9 +543,8 @@ static int add_device(struct tree *tr, struct libscols_line *parent, size_t i, i
 	int r = 0;
 
 	/* Measured, a line is its cells and its depth. */
-	if (!tr->pr->measure && !(ln = scols_table_new_line(tr->pr->tb, parent)))
-		return -1;
-	if (set_cells(tr->pr, ln, depth, dev_cell_cb, &args, d) < 0)
+	if (part_line(tr->pr, parent, &ln) < 0 ||
+	    set_cells(tr->pr, ln, depth, dev_cell_cb, &args, d) < 0)
 		return -1;
 	if (!drawn_as_tree(tr->o) || depth >= TREE_DEPTH)
 		return 0;
@@ -617,14 +624,29 @@ static int measure_end(struct printer *pr)
 	if (!ln)
 		return -ENOMEM;
 	for (size_t i = 0; i < pr->o->ncols; i++) {
-		char *x = pr->width[i] ? xasprintf("%*s", (int)pr->width[i], "") : NULL;
+		char *x;
 
-		if (pr->width[i] && (!x || scols_line_refer_data(ln, i, x) < 0)) {
+		if (!pr->width[i])
+			continue;
+		x = xasprintf("%*s", (int)pr->width[i], "");
+		if (!x || scols_line_refer_data(ln, i, x) < 0) {
 			free(x);
 			return -ENOMEM;
 		}
 	}
-	return widths_fold(pr);
+	pr->measured = true;
+	return widths_fold(pr, false);
+}
+
+/*
+ * Begin a part: a new table, not the last one emptied, as libsmartcols
+ * keeps a column's statistics from print to print.
+ */
+static int part_new(struct printer *pr)
+{
+	scols_unref_table(pr->tb);
+	pr->tb = list_table_new(pr->o, pr->measured ? pr->width : NULL);
+	return pr->tb ? 0 : -ENOMEM;
 }
 
 /* Print the part made so far, and begin the next. */
@@ -632,10 +654,7 @@ static int part_out(struct printer *pr)
 {
 	int r = tool_table_print_part(pr->tb, &pr->printed);
 
-	/* A new table, not the old one emptied: libsmartcols keeps a column's statistics. */
-	scols_unref_table(pr->tb);
-	pr->tb = list_table_new(pr->o, pr->widths ? pr->width : NULL);
-	return r < 0 ? r : pr->tb ? 0 : -ENOMEM;
+	return r < 0 ? r : part_new(pr);
 }
 
 /* A part is full at LIST_PART lines; called between two trees. */
@@ -681,8 +700,7 @@ static int fill_table(struct tool *t, const struct list_opts *o, struct printer 
 
 		if (s == DA_ALIAS_PRESENT)
 			continue;
-		ln = pr->measure ? NULL : scols_table_new_line(pr->tb, NULL);
-		if (!pr->measure && !ln)
+		if (part_line(pr, NULL, &ln) < 0)
 			return -1;
 		switch (set_cells(pr, ln, 0, alias_cell_cb, da_table_get(t->table, i), &s)) {
 		case -1:
@@ -712,9 +730,10 @@ static int print_list(struct tool *t, const struct list_opts *o)
 			r = measure_end(&pr);
 		pr.measure = false;
 	}
-	pr.tb = list_table_new(o, pr.widths ? pr.width : NULL);
 	if (r >= 0)
-		r = pr.tb ? fill_table(t, o, &pr) : -1;
+		r = part_new(&pr);
+	if (r >= 0)
+		r = fill_table(t, o, &pr);
 	/* The last part; a list of nothing is still a table, with its headings. */
 	if (r >= 0 && (scols_table_get_nlines(pr.tb) || !pr.printed.n))
 		r = part_out(&pr);

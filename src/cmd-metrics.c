@@ -29,10 +29,10 @@ static const char metrics_usage[] =
 	"                       /var/lib/prometheus/node-exporter), replacing the file\n"
 	"                       whole, never leaving half of one\n";
 
-/* @s as a label value: valid UTF-8, with '\', '"' and newlines escaped. */
 /* What the output is written in: pieces of this size. */
 #define SPILL_AT (64 << 10)
 
+/* @s as a label value: valid UTF-8, with '\', '"' and newlines escaped. */
 static int add_label_value(struct strbuf *sb, const char *s)
 {
 	_cleanup_free_ char *valid = utf8_replace_invalid(s);
